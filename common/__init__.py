@@ -1,0 +1,1 @@
+"""Plain helpers shared by the three interface apps (not a Django app itself)."""

@@ -1,0 +1,38 @@
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
+from django.utils import timezone
+
+from common.api_keys import AbstractApiKey
+
+
+class ApiKeyAdmin(admin.ModelAdmin):
+    """Admin for an interface's API keys: staff issue them here and see the key once."""
+
+    list_display = ("hint", "user", "name", "created_at", "last_used_at", "revoked_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    list_select_related = ("user",)
+    search_fields = ("user__username", "name", "hint")
+    raw_id_fields = ("user",)
+    fields = ("user", "name", "hint", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("hint", "created_at", "last_used_at", "revoked_at")
+    actions = ("revoke_keys",)
+
+    def save_model(self, request: HttpRequest, obj: AbstractApiKey, form: ModelForm, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        raw_key = obj.generate_raw_key()
+        obj.set_raw_key(raw_key)
+        super().save_model(request, obj, form, change)
+        self.message_user(
+            request,
+            f"The new API key is {raw_key} — copy it now: it is stored only as a hash and cannot be shown again.",
+            messages.WARNING,
+        )
+
+    @admin.action(description="Revoke selected API keys")
+    def revoke_keys(self, request: HttpRequest, queryset: QuerySet[AbstractApiKey]) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"Revoked {count} API key(s).", messages.SUCCESS)

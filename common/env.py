@@ -1,0 +1,103 @@
+"""Typed readers for environment variables.
+
+Every value that differs between deployments is read through one of these, so a
+bad value stops start-up with a message naming the variable instead of surfacing
+later as a confusing error.
+"""
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+TRUE_VALUES = {"1", "true", "yes", "on"}
+FALSE_VALUES = {"0", "false", "no", "off", ""}
+
+SUPPORTED_DATABASE_SCHEMES = {"sqlite", "postgres", "postgresql", "pgsql"}
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool = False) -> bool:
+    raw = os.environ.get(name)
+    if raw is None:
+        return default
+    value = raw.strip().lower()
+    if value in TRUE_VALUES:
+        return True
+    if value in FALSE_VALUES:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (1/0, true/false, yes/no, on/off), not {raw!r}.")
+
+
+def env_int(name: str, default: int, *, minimum: int | None = None) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, not {raw!r}.") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}.")
+    return value
+
+
+def env_float(name: str, default: float, *, minimum: float | None = None) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, not {raw!r}.") from None
+    if minimum is not None and value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, not {value}.")
+    return value
+
+
+def env_list(name: str, default: list[str] | None = None) -> list[str]:
+    raw = os.environ.get(name)
+    if raw is None:
+        return list(default or [])
+    return [item.strip() for item in raw.split(",") if item.strip()]
+
+
+def env_secret(name: str, default: str = "") -> str:
+    """Read NAME, or the contents of the file named by NAME_FILE (for Docker/systemd secrets)."""
+    path = os.environ.get(f"{name}_FILE")
+    if path:
+        try:
+            return Path(path).read_text().strip()
+        except OSError as exc:
+            raise ImproperlyConfigured(f"{name}_FILE points to an unreadable file: {exc}.") from None
+    return os.environ.get(name, default)
+
+
+def env_database(name: str, default: str) -> dict:
+    """Parse a database URL into Django's DATABASES entry (SQLite or PostgreSQL only)."""
+    url = os.environ.get(name) or default
+    scheme = url.split(":", 1)[0].lower() if ":" in url else ""
+    if scheme not in SUPPORTED_DATABASE_SCHEMES:
+        raise ImproperlyConfigured(
+            f"{name} has an unsupported scheme {scheme or url!r}: use sqlite:///path or postgres://user@host/db."
+        )
+    try:
+        config = dj_database_url.parse(url)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}.") from None
+    if config["ENGINE"] == "django.db.backends.sqlite3":
+        # WAL lets readers run beside a writer; IMMEDIATE takes the write lock at
+        # BEGIN so that two writers queue instead of failing mid-transaction.
+        config["OPTIONS"] = {
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    else:
+        config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600, minimum=0)
+        config["CONN_HEALTH_CHECKS"] = True
+    return config

@@ -1,0 +1,45 @@
+"""Fixed-window rate limits kept in the cache (Redis when REDIS_URL is set).
+
+Counting uses the cache's atomic increment, so parallel requests from one client
+cannot slip past the limit together.
+"""
+
+import time
+from dataclasses import dataclass
+
+from django.core.cache import cache
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    allowed: bool
+    limit: int
+    remaining: int
+    retry_after: int  # seconds until the window resets
+
+
+def _window(key: str, period: int) -> tuple[str, int]:
+    now = int(time.time())
+    start = now - now % period
+    return f"ratelimit:{key}:{period}:{start}", start + period - now
+
+
+def hit(key: str, *, limit: int, period: int = 60) -> RateLimit:
+    """Count one request against `key` and say whether it is within `limit` per `period` seconds."""
+    cache_key, retry_after = _window(key, period)
+    if cache.add(cache_key, 1, timeout=period + 1):
+        count = 1
+    else:
+        try:
+            count = cache.incr(cache_key)
+        except ValueError:  # the window expired between add() and incr()
+            cache.add(cache_key, 1, timeout=period + 1)
+            count = 1
+    return RateLimit(count <= limit, limit, max(0, limit - count), retry_after)
+
+
+def peek(key: str, *, limit: int, period: int = 60) -> RateLimit:
+    """Say whether `key` is within its limit without counting a request."""
+    cache_key, retry_after = _window(key, period)
+    count = cache.get(cache_key, 0)
+    return RateLimit(count < limit, limit, max(0, limit - count), retry_after)

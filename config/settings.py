@@ -1,0 +1,217 @@
+"""Settings for the whole service: one module, every deployment difference from the environment.
+
+The README lists every variable. With no environment at all, `DEBUG` is off and
+`SECRET_KEY` must be given; `DEBUG=1` alone is enough for a development server on SQLite.
+"""
+
+from pathlib import Path
+
+from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
+
+from common.env import (
+    env_bool,
+    env_database,
+    env_float,
+    env_int,
+    env_list,
+    env_secret,
+    env_str,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+SERVICE_NAME = env_str("SERVICE_NAME", "Webtools")
+
+# --- Core -----------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", False)
+
+SECRET_KEY = env_secret("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off (or set SECRET_KEY_FILE).")
+    SECRET_KEY = "django-insecure-development-only-key-do-not-use-in-production"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+# Trust X-Forwarded-For / X-Forwarded-Proto only behind a proxy you control.
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "django_filters",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "reports",
+    "pastes",
+    "shortener",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.ShortenerHostMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+                "django.template.context_processors.csp",
+                "config.context_processors.service",
+            ],
+        },
+    },
+]
+
+# --- Database and cache ---------------------------------------------------
+
+DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Auth, sessions, security ---------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+SESSION_COOKIE_SAMESITE = "Lax"
+SESSION_COOKIE_HTTPONLY = True
+
+# HTTPS=1 turns on everything a deployment behind TLS wants; each can be overridden.
+HTTPS = env_bool("HTTPS", False)
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", HTTPS)
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", HTTPS)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", HTTPS)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31_536_000 if HTTPS else 0, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", HTTPS)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", HTTPS)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Every HTML page is served with this policy; no page loads anything from elsewhere.
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],
+    "style-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.NONE],
+    "frame-ancestors": [CSP.NONE],
+    "form-action": [CSP.SELF],
+}
+
+# --- Internationalisation, static files -----------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+}
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+}
+
+# --- Django REST framework and the OpenAPI schema -------------------------
+
+REST_FRAMEWORK = {
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": [
+        "rest_framework.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+    ],
+    # Each interface names its own authentication and permissions on its views.
+    "DEFAULT_AUTHENTICATION_CLASSES": [],
+    "DEFAULT_PERMISSION_CLASSES": [],
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": f"{SERVICE_NAME} API",
+    "DESCRIPTION": "Interface A (website reports, /api/v1) and interface B (pastes).",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- Client addresses and rate limits (shared) ----------------------------
+
+# Number of proxies in front of the service whose X-Forwarded-For entries are trusted.
+NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
+
+# --- Interface A: website reports -----------------------------------------
+
+REPORTS_ALLOW_PRIVATE_NETWORKS = env_bool("REPORTS_ALLOW_PRIVATE_NETWORKS", False)
+REPORTS_FETCH_TIMEOUT = env_float("REPORTS_FETCH_TIMEOUT", 10.0, minimum=0.1)
+REPORTS_MAX_BODY_BYTES = env_int("REPORTS_MAX_BODY_BYTES", 5 * 1024 * 1024, minimum=1024)
+REPORTS_MAX_REDIRECTS = env_int("REPORTS_MAX_REDIRECTS", 5, minimum=0)
+REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
+REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")
+REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)
+
+# --- Interface B: pastes --------------------------------------------------
+
+PASTES_PREFIX = env_str("PASTES_PREFIX", "pastes").strip("/")
+PASTES_DEFAULT_MAX_CHARS = env_int("PASTES_DEFAULT_MAX_CHARS", 1_000_000, minimum=1)
+PASTES_WRITE_RATE_LIMIT = env_int("PASTES_WRITE_RATE_LIMIT", 60, minimum=1)
+PASTES_READ_RATE_LIMIT = env_int("PASTES_READ_RATE_LIMIT", 300, minimum=1)
+
+# --- Interface C: short links ---------------------------------------------
+
+SHORTENER_PREFIX = env_str("SHORTENER_PREFIX", "s").strip("/")
+SHORTENER_HOST = env_str("SHORTENER_HOST").lower()
+if SHORTENER_HOST and SHORTENER_HOST not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+    ALLOWED_HOSTS.append(SHORTENER_HOST)
+SHORTENER_ADMINPWD = env_secret("SHORTENER_ADMINPWD")
+SHORTENER_HASHED_ADMINPWD = env_secret("SHORTENER_HASHED_ADMINPWD")

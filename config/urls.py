@@ -1,0 +1,34 @@
+"""One server, three interfaces: reports under /api/v1, pastes and short links under their prefixes."""
+
+from django.conf import settings
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from config import views
+
+admin.site.site_header = f"{settings.SERVICE_NAME} administration"
+admin.site.site_title = settings.SERVICE_NAME
+
+
+def _prefixed(prefix: str) -> str:
+    return f"{prefix}/" if prefix else ""
+
+
+urlpatterns = [
+    path("", views.landing, name="landing"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/v1/", include("reports.api_urls")),
+    path("", include("reports.urls")),
+    path(_prefixed(settings.PASTES_PREFIX), include("pastes.urls")),
+    # Last: the shortener's /<code> catches any single path segment under its prefix.
+    path(_prefixed(settings.SHORTENER_PREFIX), include("shortener.urls")),
+]
+
+handler400 = "config.views.bad_request"
+handler403 = "config.views.permission_denied"
+handler404 = "config.views.page_not_found"
+handler500 = "config.views.server_error"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PastesConfig(AppConfig):
+    name = "pastes"
+    verbose_name = "Pastes"

@@ -1,0 +1,3 @@
+app_name = "pastes"
+
+urlpatterns: list = []

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ShortenerConfig(AppConfig):
+    name = "shortener"
+    verbose_name = "Short links"

@@ -1,0 +1,81 @@
+"""Fixtures shared by every app's tests."""
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.cache import cache
+from rest_framework.test import APIClient
+
+
+@pytest.fixture(autouse=True)
+def _test_environment(settings):
+    # Templates use {% static %}; the manifest storage would need collectstatic first.
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+    }
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # Rate-limit counters and cached lookups must not leak from one test into the next.
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.fixture
+def user(db):
+    return get_user_model().objects.create_user(username="alice", password="alice-password")
+
+
+@pytest.fixture
+def other_user(db):
+    return get_user_model().objects.create_user(username="bob", password="bob-password")
+
+
+@pytest.fixture
+def api_client() -> APIClient:
+    return APIClient()
+
+
+def pytest_collection_modifyitems(config, items):
+    from django.db import connection
+
+    if connection.vendor == "postgresql":
+        return
+    skip = pytest.mark.skip(reason="needs PostgreSQL: run with DATABASE_URL=postgres://…")
+    for item in items:
+        if "postgres" in item.keywords:
+            item.add_marker(skip)
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's Chromium driven by Playwright (Playwright downloads no browser of its own)."""
+    import os
+
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("REQUIRE_BROWSER"):
+            pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium package")
+        pytest.skip(f"{CHROMIUM} is missing: apt-get install chromium to run browser tests")
+    # Playwright's sync API runs an event loop in this thread; the tests still
+    # talk to the database synchronously around it, which Django must allow.
+    os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    yield page
+    context.close()
