@@ -13,6 +13,9 @@ def _test_environment(settings):
         **settings.STORAGES,
         "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     }
+    # Whitenoise finds files through the finders, as in development, instead of STATIC_ROOT.
+    settings.WHITENOISE_USE_FINDERS = True
+    settings.WHITENOISE_AUTOREFRESH = True
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # Rate-limit counters and cached lookups must not leak from one test into the next.
     cache.clear()

@@ -1,0 +1,39 @@
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+PRODUCTION_ENV = {
+    "DEBUG": "0",
+    "SECRET_KEY": "k3J9v-Yq2w_Lr8pZ1sXc4Vb7Nm0Qa5Ed6Rf9Tg2Hy3Uj4Ik5Ol6P7",
+    "HTTPS": "1",
+    "ALLOWED_HOSTS": "webtools.example",
+}
+
+
+def run_check(**env: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=PROJECT_DIR,
+        # Test-only variables (the browser fixture allows async-unsafe calls) stay out.
+        env={**{k: v for k, v in os.environ.items() if not k.startswith("DJANGO_ALLOW")}, **env},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_is_clean_with_production_settings():
+    result = run_check(**PRODUCTION_ENV)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout + result.stderr
+
+
+def test_check_deploy_flags_a_deployment_without_https():
+    result = run_check(**{**PRODUCTION_ENV, "HTTPS": "0"})
+
+    assert result.returncode != 0
+    assert "security.W008" in result.stderr  # SECURE_SSL_REDIRECT

@@ -1,0 +1,136 @@
+"""Start-up refuses bad environment values with a message naming the variable."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from common.env import env_bool, env_database, env_int, env_list, env_secret
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+
+
+def import_settings(**env: str) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "SECRET_KEY", "REDIS_URL"}}
+    return subprocess.run(
+        [sys.executable, "-c", "import config.settings"],
+        cwd=PROJECT_DIR,
+        env={**clean, "SECRET_KEY": "x" * 50, **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_settings_import_with_defaults():
+    result = import_settings()
+
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("DATABASE_URL", "mysql://root@localhost/db"),
+        ("DATABASE_URL", "nonsense"),
+        ("DEBUG", "maybe"),
+        ("REPORTS_RATE_LIMIT", "sixty"),
+        ("PASTES_DEFAULT_MAX_CHARS", "1e6"),
+        ("SECURE_HSTS_SECONDS", "-1"),
+        ("REPORTS_FETCH_TIMEOUT", "soon"),
+    ],
+)
+def test_bad_value_stops_start_up_naming_the_variable(variable, value):
+    result = import_settings(**{variable: value})
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert variable in result.stderr
+
+
+def test_missing_secret_key_stops_start_up_when_debug_is_off():
+    result = import_settings(SECRET_KEY="", DEBUG="0")
+
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_debug_alone_is_enough_for_development():
+    result = import_settings(SECRET_KEY="", DEBUG="1")
+
+    assert result.returncode == 0, result.stderr
+
+
+def test_env_bool_accepts_the_usual_spellings(monkeypatch):
+    monkeypatch.setenv("FLAG", "Yes")
+    assert env_bool("FLAG") is True
+    monkeypatch.setenv("FLAG", "off")
+    assert env_bool("FLAG", True) is False
+    monkeypatch.delenv("FLAG")
+    assert env_bool("FLAG", True) is True
+
+
+def test_env_int_rejects_values_below_the_minimum(monkeypatch):
+    monkeypatch.setenv("WORKERS", "0")
+
+    with pytest.raises(ImproperlyConfigured, match="WORKERS must be at least 1"):
+        env_int("WORKERS", 4, minimum=1)
+
+
+def test_env_list_splits_on_commas_and_drops_blanks(monkeypatch):
+    monkeypatch.setenv("HOSTS", " a.example, b.example ,,")
+
+    assert env_list("HOSTS") == ["a.example", "b.example"]
+
+
+def test_env_secret_reads_the_file_variant(monkeypatch, tmp_path):
+    secret_file = tmp_path / "secret"
+    secret_file.write_text("from-a-file\n")
+    monkeypatch.setenv("API_SECRET", "from-the-env")
+    monkeypatch.setenv("API_SECRET_FILE", str(secret_file))
+
+    assert env_secret("API_SECRET") == "from-a-file"
+
+
+def test_env_secret_names_an_unreadable_file(monkeypatch, tmp_path):
+    monkeypatch.setenv("API_SECRET_FILE", str(tmp_path / "missing"))
+
+    with pytest.raises(ImproperlyConfigured, match="API_SECRET_FILE"):
+        env_secret("API_SECRET")
+
+
+def test_postgres_urls_use_persistent_health_checked_connections(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://app:pw@db.internal:5433/webtools")
+
+    config = env_database("DATABASE_URL", "sqlite:///unused")
+
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"]) == ("db.internal", 5433, "webtools")
+    assert config["CONN_MAX_AGE"] == 600
+    assert config["CONN_HEALTH_CHECKS"] is True
+
+
+def test_sqlite_is_the_default_database(monkeypatch, tmp_path):
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+
+    config = env_database("DATABASE_URL", f"sqlite:///{tmp_path / 'db.sqlite3'}")
+
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == str(tmp_path / "db.sqlite3")
+    assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+
+
+def test_redis_url_switches_the_cache_to_redis():
+    result = subprocess.run(
+        [sys.executable, "-c", "from config import settings; print(settings.CACHES['default']['BACKEND'])"],
+        cwd=PROJECT_DIR,
+        env={**os.environ, "SECRET_KEY": "x" * 50, "REDIS_URL": "redis://127.0.0.1:6379/0"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.stdout.strip() == "django.core.cache.backends.redis.RedisCache"

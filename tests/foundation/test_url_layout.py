@@ -1,0 +1,75 @@
+import importlib
+
+import pytest
+from django.urls import clear_url_caches
+from rest_framework import status
+
+import config.urls
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def reload_urls():
+    """Rebuild the URLconf after the test changed the prefix settings, and restore it afterwards."""
+
+    def reload() -> None:
+        importlib.reload(config.urls)
+        clear_url_caches()
+
+    yield reload
+    reload()
+
+
+def test_unknown_api_path_answers_in_the_reports_error_shape(client):
+    response = client.get("/api/v1/nothing-here")
+
+    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert response.json() == {"message": "Resource not found.", "status": 404}
+
+
+def test_unknown_pastes_path_answers_in_the_pastes_error_shape(client):
+    response = client.get("/pastes/nothing/here")
+
+    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert response.json() == {"code": 404, "message": "Not found."}
+
+
+def test_unknown_page_elsewhere_is_an_html_page(client):
+    response = client.get("/nothing/here/")
+
+    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert response["Content-Type"].startswith("text/html")
+    assert b"Not found." in response.content
+
+
+def test_prefixes_come_from_the_settings(client, settings, reload_urls):
+    settings.PASTES_PREFIX = "p"
+    settings.SHORTENER_PREFIX = "go"
+    reload_urls()
+
+    landing = client.get("/")
+    assert b"/p/create" in landing.content
+    assert b'href="/go/"' in landing.content
+    assert client.get("/p/anything").json() == {"code": 404, "message": "Not found."}
+    assert client.get("/pastes/anything")["Content-Type"].startswith("text/html")
+
+
+def test_shortener_host_hides_the_rest_of_the_site(client, settings):
+    settings.SHORTENER_HOST = "sho.rt"
+    settings.ALLOWED_HOSTS = ["testserver", "sho.rt"]
+
+    assert client.get("/admin/login/", headers={"host": "sho.rt"}).status_code == status.HTTP_404_NOT_FOUND
+    assert client.get("/healthz", headers={"host": "sho.rt"}).status_code == status.HTTP_404_NOT_FOUND
+    assert client.get("/api/docs/", headers={"host": "sho.rt"}).status_code == status.HTTP_404_NOT_FOUND
+    assert client.get("/admin/login/").status_code == status.HTTP_200_OK
+
+
+def test_api_docs_page_and_schema_are_served(client):
+    docs = client.get("/api/docs/")
+    schema = client.get("/api/schema/", headers={"accept": "application/json"})
+
+    assert docs.status_code == status.HTTP_200_OK
+    assert b"swagger" in docs.content.lower()
+    assert schema.status_code == status.HTTP_200_OK
+    assert schema.json()["openapi"].startswith("3.")
