@@ -3,7 +3,8 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-WEB_CONCURRENCY ?= 4
+# One worker per core: measured fastest for granian on the 2-core machines (README, 'Serving').
+WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
 export DJANGO_SETTINGS_MODULE := config.settings
 
 .PHONY: run test lint pytest bench clean
@@ -32,7 +33,8 @@ run: $(VENV)/.installed-run .secret_key
 	$(PY) manage.py collectstatic --noinput -v0 && \
 	$(PY) manage.py create_demo_user && \
 	echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)" && \
-	exec $(VENV)/bin/gunicorn config.wsgi --bind 127.0.0.1:$(PORT) --workers $(WEB_CONCURRENCY) --access-logfile -
+	exec $(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
+		--workers $(WEB_CONCURRENCY) --access-log
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
