@@ -5,6 +5,8 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 # One worker per core: measured fastest for granian on the 2-core machines (README, 'Serving').
 WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
+# Threads per worker, each with its own database connection (README, 'Serving').
+WEB_THREADS ?= 4
 export DJANGO_SETTINGS_MODULE := config.settings
 
 .PHONY: run test lint pytest bench clean
@@ -34,7 +36,7 @@ run: $(VENV)/.installed-run .secret_key
 	$(PY) manage.py create_demo_user && \
 	echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)" && \
 	exec $(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
-		--workers $(WEB_CONCURRENCY) --access-log
+		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
@@ -44,6 +46,9 @@ pytest: $(VENV)/.installed-dev
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 test: lint pytest
+
+bench: $(VENV)/.installed-dev
+	$(PY) -m bench.run $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-shm db.sqlite3-wal

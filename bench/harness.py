@@ -1,0 +1,166 @@
+"""Plumbing for the HTTP benchmarks: databases, servers, wrk runs and their parsing."""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import psycopg
+
+PROJECT_DIR = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+WRK_DIR = Path(__file__).resolve().parent / "wrk"
+
+
+def ensure_wrk() -> str:
+    """Find wrk, installing Debian's package when running as root."""
+    found = shutil.which("wrk")
+    if found:
+        return found
+    if os.geteuid() == 0 and shutil.which("apt-get"):
+        print("Installing wrk (Debian package)…", flush=True)
+        subprocess.run(["apt-get", "update", "-qq"], check=True)
+        subprocess.run(
+            ["apt-get", "install", "-y", "-qq", "wrk"],
+            check=True,
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"},
+        )
+        found = shutil.which("wrk")
+    if not found:
+        sys.exit("wrk is not installed: apt-get install wrk")
+    return found
+
+
+def recreate_database(url: str) -> None:
+    """Drop and create the database named in a postgres:// URL, so every run starts fresh."""
+    base, _, name = url.rpartition("/")
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        conn.execute(f'CREATE DATABASE "{name}"')
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    result = subprocess.run(
+        [str(VENV_BIN / "python"), "manage.py", *args],
+        cwd=PROJECT_DIR,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        sys.exit(f"manage.py {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+    return result.stdout
+
+
+@contextmanager
+def server(target: str, *, port: int, workers: int, threads: int, env: dict[str, str], ready_path: str = "/"):
+    """Run `target` (module:application) under granian, as make run does, until the block ends."""
+    command = [
+        str(VENV_BIN / "granian"),
+        "--interface",
+        "wsgi",
+        target,
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(workers),
+        "--blocking-threads",
+        str(threads),
+        "--no-access-log",
+        "--log-level",
+        "warning",
+    ]
+    process = subprocess.Popen(command, cwd=PROJECT_DIR, env=env)
+    try:
+        wait_until_up(f"http://127.0.0.1:{port}{ready_path}", process)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+def wait_until_up(url: str, process: subprocess.Popen, timeout: float = 30) -> None:
+    opener = urllib.request.build_opener(_NoRedirect)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            sys.exit(f"The server for {url} exited with {process.returncode}.")
+        try:
+            opener.open(url, timeout=2)
+            return
+        except urllib.error.HTTPError:
+            return  # it answers; a 3xx/4xx is still an answer
+        except OSError:
+            time.sleep(0.2)
+    sys.exit(f"The server for {url} did not answer within {timeout} s.")
+
+
+@dataclass
+class WrkResult:
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    requests: int
+    errors: int
+    output: str
+
+
+_UNITS_MS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60_000.0}
+
+
+def _duration_ms(text: str) -> float:
+    number, unit = re.fullmatch(r"([\d.]+)(us|ms|s|m)", text).groups()
+    return float(number) * _UNITS_MS[unit]
+
+
+def run_wrk(
+    url: str,
+    *,
+    script: str,
+    args: list[str],
+    duration: int,
+    connections: int,
+    threads: int,
+    headers: dict[str, str] | None = None,
+) -> WrkResult:
+    command = [
+        ensure_wrk(),
+        f"-t{threads}",
+        f"-c{connections}",
+        f"-d{duration}s",
+        "--timeout",
+        "5s",
+        "--latency",
+        "-s",
+        str(WRK_DIR / script),
+    ]
+    for name, value in (headers or {}).items():
+        command += ["-H", f"{name}: {value}"]
+    command += [url, "--", *args]
+    output = subprocess.run(command, capture_output=True, text=True, check=True, timeout=duration + 60).stdout
+    rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
+    p50 = _duration_ms(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
+    p99 = _duration_ms(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
+    requests = int(re.search(r"(\d+) requests in", output).group(1))
+    errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
+    socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
+    if socket:
+        errors += sum(int(n) for n in socket.groups())
+    return WrkResult(rps, p50, p99, requests, errors, output)

@@ -1,0 +1,258 @@
+"""HTTP benchmarks of every hot path, each also given as a ratio to a bare WSGI floor.
+
+    make bench                      # or: .venv/bin/python -m bench.run [--duration 10] [--json out.json]
+
+Starts the service with its production server and settings on a fresh PostgreSQL database
+(Redis too when REDIS_URL is set), seeds it, starts the floor app with the same server and
+worker count, drives each scenario with wrk over loopback and prints a table. After the
+redirect scenario it checks that the visit counters equal the unique visits wrk made.
+"""
+
+import argparse
+import json
+import os
+import secrets
+import sys
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import psycopg
+
+from bench.harness import PROJECT_DIR, WrkResult, manage, recreate_database, run_wrk, server
+
+SERVICE_PORT = 8801
+FLOOR_PORT = 8802
+VISITORS = 50  # distinct User-Agents the redirect scenario visits as
+
+
+@dataclass
+class Row:
+    scenario: str
+    requests_per_second: float
+    p50_ms: float
+    p99_ms: float
+    errors: int
+    ratio_to_floor: float | None
+    target: str
+
+
+@dataclass
+class Scenario:
+    name: str
+    path_key: str  # which list of paths from the seed data to draw from
+    method: str = "GET"
+    body: str | None = None
+    headers: dict[str, str] | None = None
+    target_ratio: float | None = None
+    target_p99_ms: float | None = None
+
+
+def service_env(database_url: str) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DEBUG": "0",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "DATABASE_URL": database_url,
+        "LOG_LEVEL": "WARNING",
+        # Rate limits protect a real service from one client; here one client is the point.
+        "REPORTS_RATE_LIMIT": "1000000000",
+        "PASTES_WRITE_RATE_LIMIT": "1000000000",
+        "PASTES_READ_RATE_LIMIT": "1000000000",
+        "SHORTENER_CREATE_RATE_LIMIT": "1000000000",
+    }
+    env.setdefault("REDIS_URL", "")
+    return env
+
+
+def scenarios(data: dict) -> list[Scenario]:
+    reports_auth = {"Authorization": f"Bearer {data['reports_key']}", "Accept": "application/json"}
+    pastes_auth = {"Authorization": data["pastes_key"], "Content-Type": "application/json"}
+    paste_body = json.dumps({"name": "bench paste", "content": "print('hello')\n" * 20, "exposure": "unlisted"})
+    return [
+        Scenario("C redirect GET /<code>", "redirect_paths", target_ratio=0.15, target_p99_ms=20),
+        Scenario("C JSON resolve", "resolve_paths"),
+        Scenario("C GET /stats/<code>", "stats_paths"),
+        Scenario("B GET /paste/@id", "paste_paths", target_ratio=0.10),
+        Scenario("B GET /paste/@id/raw", "raw_paths"),
+        Scenario("B POST /create", "create_paths", method="POST", body=paste_body, headers=pastes_auth),
+        Scenario("A list reports (25)", "report_list_paths", headers=reports_auth, target_ratio=0.05),
+        Scenario("A show report", "report_paths", headers=reports_auth),
+    ]
+
+
+def write_lines(directory: Path, name: str, lines: list[str]) -> str:
+    path = directory / name
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def replay_visits(codes: list[str], thread_counts: list[tuple[int, int, int]]) -> tuple[int, int]:
+    """Unique (code, visitor) pairs among the answered requests, and among all sent ones."""
+    answered_pairs: set[tuple[str, int]] = set()
+    sent_pairs: set[tuple[str, int]] = set()
+    for thread_id, sent, answered in thread_counts:
+        state = thread_id
+        for index in range(sent):
+            state = (state * 48271) % 2147483647
+            code = codes[state % len(codes)]
+            state = (state * 48271) % 2147483647
+            pair = (code, state % VISITORS)
+            sent_pairs.add(pair)
+            if index < answered:
+                answered_pairs.add(pair)
+    return len(answered_pairs), len(sent_pairs)
+
+
+def check_visit_counts(database_url: str, env: dict[str, str], data: dict, result: WrkResult) -> str:
+    threads = [
+        (int(t), int(sent), int(answered))
+        for t, sent, answered, _ in (
+            line.split()[1:] for line in result.output.splitlines() if line.startswith("visits-thread")
+        )
+    ]
+    if data.get("flush_command"):
+        manage(env, data["flush_command"])
+    low, high = replay_visits(data["codes"], threads)
+    with psycopg.connect(database_url) as conn:
+        counted = conn.execute(data["counter_sum_sql"]).fetchone()[0]
+    verdict = "ok" if low <= counted <= high else "MISMATCH"
+    return f"visit counters: {counted} counted, {low} to {high} unique visits made ({verdict})"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--duration", type=int, default=10, help="seconds per scenario (default 10)")
+    parser.add_argument("--connections", type=int, default=32)
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--threads", type=int, default=4, help="blocking threads per worker, as make run")
+    parser.add_argument("--json", type=Path, help="also write the table to this file")
+    parser.add_argument("--only", help="run only the scenarios whose name contains this text")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"),
+        help="a PostgreSQL database the harness may drop and recreate",
+    )
+    args = parser.parse_args()
+
+    env = service_env(args.database_url)
+    print(f"Preparing a fresh database at {args.database_url} …", flush=True)
+    recreate_database(args.database_url)
+    manage(env, "migrate", "--noinput", "-v0")
+    manage(env, "collectstatic", "--noinput", "-v0")
+    data = json.loads(manage(env, "shell", "-c", "from bench.seed import seed; seed()").splitlines()[-1])
+
+    rows: list[Row] = []
+    notes: list[str] = []
+    wrk_threads = min(args.connections, 4)
+    with tempfile.TemporaryDirectory() as tmp:
+        tmpdir = Path(tmp)
+        with server(
+            "bench.floor:application", port=FLOOR_PORT, workers=args.workers, threads=args.threads, env=env
+        ) as floor_url:
+            print("Measuring the floor …", flush=True)
+            floor_paths = write_lines(tmpdir, "floor.txt", ["/"])
+            floor = run_wrk(
+                floor_url,
+                script="paths.lua",
+                args=[floor_paths],
+                duration=args.duration,
+                connections=args.connections,
+                threads=wrk_threads,
+            )
+        rows.append(
+            Row("floor (bare WSGI 302)", floor.requests_per_second, floor.p50_ms, floor.p99_ms, floor.errors, 1.0, "")
+        )
+
+        with server(
+            "config.wsgi:application",
+            port=SERVICE_PORT,
+            workers=args.workers,
+            threads=args.threads,
+            env=env,
+            ready_path="/healthz",
+        ) as url:
+            for scenario in scenarios(data):
+                if args.only and args.only.lower() not in scenario.name.lower():
+                    continue
+                print(f"Running {scenario.name} …", flush=True)
+                if scenario.path_key == "redirect_paths":
+                    codes_file = write_lines(tmpdir, "codes.txt", data["codes"])
+                    result = run_wrk(
+                        url,
+                        script="visits.lua",
+                        args=[codes_file, str(VISITORS), data["shortener_path"]],
+                        duration=args.duration,
+                        connections=args.connections,
+                        threads=args.connections,  # one connection per thread: see visits.lua
+                    )
+                    notes.append(check_visit_counts(args.database_url, env, data, result))
+                else:
+                    script_args = [write_lines(tmpdir, f"{scenario.path_key}.txt", data[scenario.path_key])]
+                    if scenario.method != "GET":
+                        body_file = tmpdir / "body.json"
+                        body_file.write_text(scenario.body or "")
+                        script_args += [scenario.method, str(body_file)]
+                    result = run_wrk(
+                        url,
+                        script="paths.lua",
+                        args=script_args,
+                        duration=args.duration,
+                        connections=args.connections,
+                        threads=wrk_threads,
+                        headers=scenario.headers,
+                    )
+                ratio = result.requests_per_second / floor.requests_per_second
+                rows.append(
+                    Row(
+                        scenario.name,
+                        result.requests_per_second,
+                        result.p50_ms,
+                        result.p99_ms,
+                        result.errors,
+                        ratio,
+                        target_verdict(scenario, ratio, result),
+                    )
+                )
+
+    print_table(rows, notes, args)
+    if args.json:
+        args.json.write_text(json.dumps({"rows": [asdict(r) for r in rows], "notes": notes}, indent=2))
+    return 0
+
+
+def target_verdict(scenario: Scenario, ratio: float, result: WrkResult) -> str:
+    parts = []
+    if scenario.target_ratio is not None:
+        ok = ratio >= scenario.target_ratio
+        parts.append(f"≥{scenario.target_ratio:.0%} {'met' if ok else 'MISSED'}")
+    if scenario.target_p99_ms is not None:
+        ok = result.p99_ms < scenario.target_p99_ms
+        parts.append(f"p99<{scenario.target_p99_ms:g}ms {'met' if ok else 'MISSED'}")
+    return ", ".join(parts)
+
+
+def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> None:
+    print()
+    print(
+        f"{args.duration}s per scenario, {args.connections} connections, "
+        f"granian WSGI with {args.workers} workers x {args.threads} threads"
+    )
+    header = f"{'scenario':<26} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
+    print(header)
+    print("-" * len(header))
+    for row in rows:
+        ratio = f"{row.ratio_to_floor:.1%}" if row.ratio_to_floor is not None else ""
+        print(
+            f"{row.scenario:<26} {row.requests_per_second:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
+            f"{row.errors:>7} {ratio:>7}  {row.target}"
+        )
+    for note in notes:
+        print(note)
+
+
+if __name__ == "__main__":
+    os.chdir(PROJECT_DIR)
+    sys.exit(main())
