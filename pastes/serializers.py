@@ -42,12 +42,14 @@ class StrictCharField(NamedErrorsMixin, serializers.CharField):
         "invalid": "{field} must be a string.",
         "blank": "{field} must not be empty.",
         "surrogates": "{field} contains an unpaired surrogate escape (\\ud800-\\udfff), which is not valid text.",
-        "null_characters_not_allowed": "{field} must not contain NUL characters.",
+        "nul": "{field} must not contain NUL characters.",
     }
 
     def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
             self.fail("invalid")
+        if "\x00" in data:
+            self.fail("nul")
         try:
             data.encode("utf-8")
         except UnicodeEncodeError:
@@ -172,12 +174,12 @@ class PasteEditSerializer(PasteInputSerializer):
     id = StrictCharField(help_text="Must equal the paste id in the path.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("partial", True)
         super().__init__(*args, **kwargs)
-        # Optional fields that are left out stay as they are rather than being reset.
-        for field in self.fields.values():
-            field.default = serializers.empty
-        self.fields["id"].required = True
+        # Every other field is optional, and one left out stays as it is rather than being reset.
+        for name, field in self.fields.items():
+            if name != "id":
+                field.required = False
+                field.default = serializers.empty
 
     def validate_id(self, value: str) -> str:
         if value != self.context["paste_id"]:
