@@ -151,6 +151,11 @@ class PasteInputSerializer(serializers.Serializer):
         message = self.error_messages[key].format(**kwargs)
         raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]}, code=key)
 
+    def run_validation(self, data: object = serializers.empty) -> dict:
+        if data is None:  # a JSON `null` body; DRF would answer "No data provided"
+            self.fail_body("invalid")
+        return super().run_validation(data)
+
     def to_internal_value(self, data: object) -> dict:
         if not isinstance(data, Mapping):
             self.fail_body("invalid")
@@ -171,7 +176,7 @@ class PasteEditSerializer(PasteInputSerializer):
 
     default_error_messages = {"id_mismatch": "The id in the body ({given}) must equal the paste id in the path."}
 
-    id = StrictCharField(help_text="Must equal the paste id in the path.")
+    id = StrictCharField(help_text="Required; must equal the paste id in the path.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

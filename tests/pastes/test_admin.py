@@ -1,0 +1,56 @@
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework import status
+
+from pastes.models import PasteProfile
+from tests.pastes.factories import PasteFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def admin_client(client):
+    admin = get_user_model().objects.create_superuser(username="admin", password="pw")
+    client.force_login(admin)
+    return client
+
+
+def test_admin_lists_and_searches_pastes_by_owner(admin_client, user, other_user):
+    PasteFactory(owner=user, name="alice-paste")
+    PasteFactory(owner=other_user, name="bob-paste")
+
+    response = admin_client.get("/admin/pastes/paste/", {"q": "bob"})
+
+    assert response.status_code == status.HTTP_200_OK
+    assert b"bob-paste" in response.content
+    assert b"alice-paste" not in response.content
+
+
+def test_admin_filters_pastes_by_exposure_and_burn(admin_client, user):
+    PasteFactory(owner=user, name="open-one", exposure="public")
+    PasteFactory(owner=user, name="hidden-one", exposure="private", burn_after_read=True)
+
+    response = admin_client.get("/admin/pastes/paste/", {"exposure__exact": "private", "burn_after_read__exact": "1"})
+
+    assert b"hidden-one" in response.content
+    assert b"open-one" not in response.content
+
+
+def test_admin_shows_paste_content(admin_client, user):
+    paste = PasteFactory(owner=user, content="readable secret text")
+
+    response = admin_client.get(f"/admin/pastes/paste/{paste.pk}/change/")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert b"readable secret text" in response.content
+
+
+def test_admin_edits_a_users_quota_and_badges(admin_client, user):
+    response = admin_client.post(
+        "/admin/pastes/pasteprofile/add/",
+        {"user": user.pk, "avatar": "", "bio": "", "badges": '["staff"]', "max_paste_chars": "500"},
+    )
+
+    assert response.status_code == status.HTTP_302_FOUND
+    profile = PasteProfile.objects.get(user=user)
+    assert (profile.max_paste_chars, profile.badges) == (500, ["staff"])
