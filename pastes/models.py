@@ -25,6 +25,10 @@ def generate_paste_id() -> str:
     return "".join(secrets.choice(PASTE_ID_ALPHABET) for _ in range(PASTE_ID_LENGTH))
 
 
+def is_paste_id(value: str) -> bool:
+    return len(value) == PASTE_ID_LENGTH and all(char in PASTE_ID_ALPHABET for char in value)
+
+
 def default_max_paste_chars() -> int:
     # A callable, so that changing the setting changes the default without a migration.
     return settings.PASTES_DEFAULT_MAX_CHARS

@@ -17,7 +17,7 @@ from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
 from pastes.errors import PasteNotFound, QuotaExceeded
-from pastes.models import Paste, PasteProfile, generate_paste_id
+from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
 
 ID_ATTEMPTS = 5
 
@@ -113,6 +113,8 @@ def paste_delete(*, paste: Paste) -> None:
 
 def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:
     """The paste if `user` may see it and it has not expired (an expired one is deleted)."""
+    if not is_paste_id(paste_id):  # also keeps NUL bytes, which PostgreSQL refuses, out of queries
+        raise PasteNotFound()
     paste = Paste.objects.visible_to(user).select_related("owner").filter(pk=paste_id).first()
     if paste is None:
         raise PasteNotFound()

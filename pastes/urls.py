@@ -5,6 +5,7 @@ from pastes import views
 app_name = "pastes"
 
 urlpatterns = [
+    path("", views.PasteIndexView.as_view(), name="index"),
     path("create", views.PasteCreateView.as_view(), name="paste-create"),
     path("paste/@<str:paste_id>", views.PasteDetailView.as_view(), name="paste-detail"),
     path("paste/@<str:paste_id>/raw", views.PasteRawView.as_view(), name="paste-raw"),

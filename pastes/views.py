@@ -16,6 +16,7 @@ from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from pastes import schema, services
@@ -60,6 +61,27 @@ class PasteAPIView(APIView):
     def reader(self) -> AbstractBaseUser | None:
         user = self.request.user
         return user if user.is_authenticated else None
+
+
+class PasteIndexView(PasteAPIView):
+    """Where the documentation is; also makes `/pastes` redirect here instead of to an HTML 404."""
+
+    @extend_schema(exclude=True)
+    def get(self, request: Request) -> Response:
+        return Response(
+            {
+                "docs": reverse("api-docs", request=request),
+                "schema": reverse("schema", request=request),
+                "endpoints": [
+                    "POST create",
+                    "GET paste/@{id}",
+                    "GET paste/@{id}/raw",
+                    "PATCH edit/{id}",
+                    "DELETE delete/{id}",
+                    "GET accounts/@{username}",
+                ],
+            }
+        )
 
 
 class PasteCreateView(PasteAPIView):
@@ -117,7 +139,10 @@ class PasteDeleteView(PasteAPIView):
 class AccountView(PasteAPIView):
     @extend_schema(**schema.ACCOUNT)
     def get(self, request: Request, username: str) -> Response:
-        user = get_user_model().objects.filter(username=username, is_active=True).first()
+        # PostgreSQL refuses NUL bytes in a query, and no username holds one.
+        user = (
+            None if "\x00" in username else get_user_model().objects.filter(username=username, is_active=True).first()
+        )
         if user is None:
             raise UserNotFound()
         context = {

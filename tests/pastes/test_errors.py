@@ -159,3 +159,27 @@ def test_authenticated_reads_are_limited_per_key_not_address(owner_client, other
 
     assert limited.status_code == status.HTTP_429_TOO_MANY_REQUESTS
     assert other.status_code == status.HTTP_200_OK
+
+
+def test_the_bare_prefix_redirects_to_the_json_index(anon_client):
+    response = anon_client.get("/pastes", follow=True)
+
+    assert response.redirect_chain == [("/pastes/", status.HTTP_301_MOVED_PERMANENTLY)]
+    assert response.json()["docs"] == "http://testserver/api/docs/"
+
+
+@pytest.mark.parametrize(
+    "path",
+    ["/pastes/paste/@%00AAAAAAAAAAA", "/pastes/paste/@AAAA%00/raw", "/pastes/accounts/@al%00ice", "/pastes/paste/@é"],
+)
+def test_odd_characters_in_the_path_are_404(anon_client, path):
+    response = anon_client.get(path)
+
+    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert response.json()["code"] == 404
+
+
+def test_nul_in_an_edited_id_is_404(owner_client):
+    response = owner_client.patch("/pastes/edit/AAAA%00", {"id": "AAAA\x00"}, format="json")
+
+    assert response.status_code == status.HTTP_404_NOT_FOUND
