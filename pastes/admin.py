@@ -1,4 +1,7 @@
 from django.contrib import admin
+from django.forms import ModelForm
+from django.http import HttpRequest
+from django.utils import timezone
 
 from common.admin import ApiKeyAdmin
 
@@ -38,7 +41,13 @@ class PasteAdmin(admin.ModelAdmin):
         "created_at",
         "updated_at",
     )
-    readonly_fields = ("id", "views", "created_at", "updated_at")
+    readonly_fields = ("id", "expires_at", "views", "created_at", "updated_at")
+
+    def save_model(self, request: HttpRequest, obj: Paste, form: ModelForm, change: bool) -> None:
+        # As in the API, the deadline follows the label and runs from when it was set.
+        if not change or "expiration" in form.changed_data:
+            obj.set_expiration(obj.expiration, start=timezone.now())
+        super().save_model(request, obj, form, change)
 
 
 @admin.register(PasteProfile)

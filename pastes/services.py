@@ -9,7 +9,6 @@ On SQLite, transactions start with BEGIN IMMEDIATE (see common.env), which seria
 writers in the same way; SQLite ignores FOR UPDATE.
 """
 
-from dataclasses import dataclass
 from datetime import datetime
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -22,12 +21,6 @@ from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
 ID_ATTEMPTS = 5
 
 
-@dataclass(frozen=True)
-class PasteRead:
-    paste: Paste
-    burned: bool
-
-
 def _lock_profile(user: AbstractBaseUser) -> PasteProfile:
     profile, _ = PasteProfile.objects.get_or_create(user=user)
     return PasteProfile.objects.select_for_update().get(pk=profile.pk)
@@ -36,8 +29,10 @@ def _lock_profile(user: AbstractBaseUser) -> PasteProfile:
 def _check_quota(*, owner: AbstractBaseUser, added_chars: int, now: datetime, excluding: Paste | None = None) -> None:
     """Raise QuotaExceeded unless the owner's pastes, with `added_chars` more, fit their limit.
 
-    Call inside a transaction; it locks the owner's profile and drops their expired pastes,
-    which no longer count.
+    With `excluding`, that paste's content is being replaced by `added_chars` characters; an
+    edit that does not grow it is always allowed, so a user whose limit was lowered below
+    what they already store can still shrink their pastes. Call inside a transaction: it
+    locks the owner's profile and drops their expired pastes, which no longer count.
     """
     profile = _lock_profile(owner)
     Paste.objects.filter(owner=owner).expired(now).delete()
@@ -45,7 +40,8 @@ def _check_quota(*, owner: AbstractBaseUser, added_chars: int, now: datetime, ex
     if excluding is not None:
         pastes = pastes.exclude(pk=excluding.pk)
     needed = pastes.total_chars() + added_chars
-    if needed > profile.max_paste_chars:
+    grows = excluding is None or added_chars > Paste.objects.filter(pk=excluding.pk).total_chars()
+    if grows and needed > profile.max_paste_chars:
         raise QuotaExceeded(limit=profile.max_paste_chars, needed=needed)
 
 
@@ -124,14 +120,14 @@ def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:
     return paste
 
 
-def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = True) -> PasteRead:
+def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = True) -> Paste:
     """Read a paste as `reader`: counts a view, and burns a burn-after-read paste, for non-owners.
 
     With `count` False (HEAD requests) nothing is counted or burned.
     """
     paste = paste_get_visible(paste_id=paste_id, user=reader)
     if not count or paste.is_owned_by(reader):
-        return PasteRead(paste, burned=False)
+        return paste
 
     with transaction.atomic():
         # Re-read under a row lock: a parallel reader may have burned or counted it meanwhile.
@@ -142,9 +138,9 @@ def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = 
         if locked.burn_after_read:
             locked.delete()
             locked.pk = paste_id  # delete() clears it; the response still shows it
-            return PasteRead(locked, burned=True)
+            return locked
         Paste.objects.filter(pk=paste_id).update(views=models.F("views") + 1)
-    return PasteRead(locked, burned=False)
+    return locked
 
 
 def user_pastes(*, owner: AbstractBaseUser, viewer: AbstractBaseUser | None) -> models.QuerySet[Paste]:

@@ -98,15 +98,15 @@ class PasteCreateView(PasteAPIView):
 class PasteDetailView(PasteAPIView):
     @extend_schema(**schema.DETAIL)
     def get(self, request: Request, paste_id: str) -> Response:
-        read = services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD")
-        return Response(PasteSerializer(read.paste).data, headers=NO_STORE)
+        paste = services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD")
+        return Response(PasteSerializer(paste).data, headers=NO_STORE)
 
 
 class PasteRawView(PasteAPIView):
     @extend_schema(**schema.RAW)
     def get(self, request: Request, paste_id: str) -> HttpResponse:
-        read = services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD")
-        return HttpResponse(read.paste.content, content_type="text/plain; charset=utf-8", headers=NO_STORE)
+        paste = services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD")
+        return HttpResponse(paste.content, content_type="text/plain; charset=utf-8", headers=NO_STORE)
 
 
 class PasteEditView(PasteAPIView):

@@ -199,3 +199,23 @@ def test_edit_with_patch_only(owner_client, paste):
 
     assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
     assert response.json() == {"code": 405, "message": 'Method "PUT" not allowed.'}
+
+
+def test_edit_shrinking_content_is_allowed_when_already_over_a_lowered_quota(owner_client, user):
+    paste = PasteFactory(owner=user, content="x" * 30)
+    PasteProfileFactory(user=user, max_paste_chars=10)
+
+    response = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
+
+    assert response.status_code == status.HTTP_200_OK
+    paste.refresh_from_db()
+    assert paste.content == "y" * 20
+
+
+def test_edit_name_only_is_allowed_when_over_a_lowered_quota(owner_client, user):
+    paste = PasteFactory(owner=user, content="x" * 30)
+    PasteProfileFactory(user=user, max_paste_chars=10)
+
+    response = edit(owner_client, paste.id, id=paste.id, name="renamed")
+
+    assert response.status_code == status.HTTP_200_OK
