@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from pastes.errors import PasteNotFound, QuotaExceeded
+from pastes.errors import NotOwner, PasteNotFound, QuotaExceeded
 from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
 
 ID_ATTEMPTS = 5
@@ -117,6 +117,14 @@ def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:
     if paste.is_expired():
         Paste.objects.filter(pk=paste.pk).expired().delete()
         raise PasteNotFound()
+    return paste
+
+
+def paste_get_for_owner(*, paste_id: str, user: AbstractBaseUser) -> Paste:
+    """The paste for an edit or delete: 404 if `user` cannot see it, 403 if they see it but do not own it."""
+    paste = paste_get_visible(paste_id=paste_id, user=user)
+    if not paste.is_owned_by(user):
+        raise NotOwner()
     return paste
 
 

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 from pastes import schema, services
 from pastes.authentication import PasteKeyAuthentication
-from pastes.errors import NotOwner, UserNotFound, paste_exception_handler
+from pastes.errors import UserNotFound, paste_exception_handler
 from pastes.models import PasteProfile
 from pastes.parsers import LimitedJSONParser
 from pastes.serializers import PasteCreateSerializer, PasteEditSerializer, PasteSerializer, UserSerializer
@@ -114,9 +114,7 @@ class PasteEditView(PasteAPIView):
 
     @extend_schema(**schema.EDIT)
     def patch(self, request: Request, paste_id: str) -> Response:
-        paste = services.paste_get_visible(paste_id=paste_id, user=request.user)
-        if not paste.is_owned_by(request.user):
-            raise NotOwner()
+        paste = services.paste_get_for_owner(paste_id=paste_id, user=request.user)
         serializer = PasteEditSerializer(data=request.data, context={"paste_id": paste_id})
         serializer.is_valid(raise_exception=True)
         changes = {key: value for key, value in serializer.validated_data.items() if key != "id"}
@@ -129,9 +127,7 @@ class PasteDeleteView(PasteAPIView):
 
     @extend_schema(**schema.DELETE)
     def delete(self, request: Request, paste_id: str) -> Response:
-        paste = services.paste_get_visible(paste_id=paste_id, user=request.user)
-        if not paste.is_owned_by(request.user):
-            raise NotOwner()
+        paste = services.paste_get_for_owner(paste_id=paste_id, user=request.user)
         services.paste_delete(paste=paste)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
@@ -139,10 +135,9 @@ class PasteDeleteView(PasteAPIView):
 class AccountView(PasteAPIView):
     @extend_schema(**schema.ACCOUNT)
     def get(self, request: Request, username: str) -> Response:
+        users = get_user_model().objects.select_related("paste_profile").filter(is_active=True)
         # PostgreSQL refuses NUL bytes in a query, and no username holds one.
-        user = (
-            None if "\x00" in username else get_user_model().objects.filter(username=username, is_active=True).first()
-        )
+        user = None if "\x00" in username else users.filter(username=username).first()
         if user is None:
             raise UserNotFound()
         context = {
