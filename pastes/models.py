@@ -11,6 +11,7 @@ from django.db import models
 from django.db.models import Q
 from django.db.models.functions import Length
 from django.db.models.lookups import Exact, GreaterThanOrEqual, LessThanOrEqual
+from django.urls import reverse
 from django.utils import timezone
 
 from common.api_keys import AbstractApiKey
@@ -159,8 +160,6 @@ class Paste(models.Model):
         return f"{self.name} ({self.id})"
 
     def get_absolute_url(self) -> str:
-        from django.urls import reverse
-
         return reverse("pastes:paste-detail", kwargs={"paste_id": self.id})
 
     @classmethod

@@ -56,3 +56,9 @@ def test_user_without_profile_gets_default_values(user):
     profile = PasteProfile.for_user(user)
 
     assert (profile.pk, profile.max_paste_chars, profile.badges) == (None, 1_000_000, [])
+
+
+def test_paste_url_is_the_api_path(user):
+    paste = PasteFactory(owner=user, id="AbCdEfGh1234")
+
+    assert paste.get_absolute_url() == "/pastes/paste/@AbCdEfGh1234"
