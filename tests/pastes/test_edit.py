@@ -219,3 +219,28 @@ def test_edit_name_only_is_allowed_when_over_a_lowered_quota(owner_client, user)
     response = edit(owner_client, paste.id, id=paste.id, name="renamed")
 
     assert response.status_code == status.HTTP_200_OK
+
+
+@pytest.mark.parametrize("exposure", ["public", "unlisted", "private"])
+def test_owner_edits_paste_of_every_exposure(owner_client, user, exposure):
+    paste = PasteFactory(owner=user, exposure=exposure, name="orig")
+
+    response = edit(owner_client, paste.id, id=paste.id, name="renamed")
+
+    assert response.status_code == status.HTTP_200_OK
+    paste.refresh_from_db()
+    assert (paste.name, paste.exposure) == ("renamed", exposure)
+
+
+def test_edit_with_empty_body_is_400(owner_client, paste):
+    response = owner_client.patch(f"/pastes/edit/{paste.id}", "", content_type="application/json")
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json() == {"code": 400, "message": "id is required."}
+
+
+def test_edit_with_a_numeric_id_is_400(owner_client, paste):
+    response = edit(owner_client, paste.id, id=123)
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json() == {"code": 400, "message": "id must be a string."}
