@@ -206,6 +206,9 @@ PASTES_PREFIX = env_str("PASTES_PREFIX", "pastes").strip("/")
 PASTES_DEFAULT_MAX_CHARS = env_int("PASTES_DEFAULT_MAX_CHARS", 1_000_000, minimum=1)
 PASTES_WRITE_RATE_LIMIT = env_int("PASTES_WRITE_RATE_LIMIT", 60, minimum=1)
 PASTES_READ_RATE_LIMIT = env_int("PASTES_READ_RATE_LIMIT", 300, minimum=1)
+# Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
+# even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
+PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)
 
 # --- Interface C: short links ---------------------------------------------
 

@@ -1,7 +1,58 @@
 from django.contrib import admin
+from django.forms import ModelForm
+from django.http import HttpRequest
+from django.utils import timezone
 
 from common.admin import ApiKeyAdmin
 
-from .models import ApiKey
+from .models import ApiKey, Paste, PasteProfile
 
 admin.site.register(ApiKey, ApiKeyAdmin)
+
+
+@admin.register(Paste)
+class PasteAdmin(admin.ModelAdmin):
+    list_display = (
+        "id",
+        "name",
+        "owner",
+        "exposure",
+        "expiration",
+        "expires_at",
+        "burn_after_read",
+        "views",
+        "created_at",
+    )
+    list_filter = ("exposure", "expiration", "burn_after_read")
+    list_select_related = ("owner",)
+    search_fields = ("id", "name", "owner__username")
+    raw_id_fields = ("owner",)
+    date_hierarchy = "created_at"
+    fields = (
+        "id",
+        "owner",
+        "name",
+        "content",
+        "exposure",
+        "expiration",
+        "expires_at",
+        "burn_after_read",
+        "views",
+        "created_at",
+        "updated_at",
+    )
+    readonly_fields = ("id", "expires_at", "views", "created_at", "updated_at")
+
+    def save_model(self, request: HttpRequest, obj: Paste, form: ModelForm, change: bool) -> None:
+        # As in the API, the deadline follows the label and runs from when it was set.
+        if not change or "expiration" in form.changed_data:
+            obj.set_expiration(obj.expiration, start=timezone.now())
+        super().save_model(request, obj, form, change)
+
+
+@admin.register(PasteProfile)
+class PasteProfileAdmin(admin.ModelAdmin):
+    list_display = ("user", "max_paste_chars", "badges", "avatar")
+    list_select_related = ("user",)
+    search_fields = ("user__username", "bio")
+    raw_id_fields = ("user",)

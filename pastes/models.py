@@ -1,4 +1,43 @@
+"""Interface B: pastes, the per-user paste profile, and the pastes API keys."""
+
+import secrets
+import string
+from datetime import datetime, timedelta
+from typing import Self
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.db.models.functions import Length
+from django.db.models.lookups import Exact, GreaterThanOrEqual, LessThanOrEqual
+from django.urls import reverse
+from django.utils import timezone
+
 from common.api_keys import AbstractApiKey
+
+PASTE_ID_ALPHABET = string.ascii_letters + string.digits
+PASTE_ID_LENGTH = 12
+NAME_MIN_LENGTH = 2
+NAME_MAX_LENGTH = 100
+
+
+def generate_paste_id() -> str:
+    return "".join(secrets.choice(PASTE_ID_ALPHABET) for _ in range(PASTE_ID_LENGTH))
+
+
+def is_paste_id(value: str) -> bool:
+    return len(value) == PASTE_ID_LENGTH and all(char in PASTE_ID_ALPHABET for char in value)
+
+
+def default_max_paste_chars() -> int:
+    # A callable, so that changing the setting changes the default without a migration.
+    return settings.PASTES_DEFAULT_MAX_CHARS
+
+
+def validate_badges(value: object) -> None:
+    if not isinstance(value, list) or not all(isinstance(badge, str) and badge for badge in value):
+        raise ValidationError("Badges must be a list of non-empty strings.", code="invalid_badges")
 
 
 class ApiKey(AbstractApiKey):
@@ -8,3 +47,174 @@ class ApiKey(AbstractApiKey):
 
     class Meta(AbstractApiKey.Meta):
         verbose_name = "pastes API key"
+
+
+class PasteQuerySet(models.QuerySet):
+    def expired(self, now: datetime | None = None) -> Self:
+        return self.filter(expires_at__lte=now or timezone.now())
+
+    def unexpired(self, now: datetime | None = None) -> Self:
+        return self.filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now or timezone.now()))
+
+    def visible_to(self, user: models.Model | None) -> Self:
+        """Pastes `user` may open by id: their own, and anyone's public or unlisted ones."""
+        shared = ~Q(exposure=Paste.Exposure.PRIVATE)
+        if user is not None and user.is_authenticated:
+            return self.filter(shared | Q(owner=user))
+        return self.filter(shared)
+
+    def listed_for(self, owner: models.Model, viewer: models.Model | None) -> Self:
+        """The pastes of `owner` shown on their account to `viewer`, newest first.
+
+        Others see public pastes only, and not burn-after-read ones: a listing carries
+        the content, so listing such a paste would let anyone read it without burning it.
+        """
+        pastes = self.filter(owner=owner).unexpired()
+        if viewer is None or viewer.pk != owner.pk:
+            pastes = pastes.filter(exposure=Paste.Exposure.PUBLIC, burn_after_read=False)
+        return pastes.order_by("-created_at", "-pk")
+
+    def total_chars(self) -> int:
+        return self.aggregate(total=models.Sum(Length("content")))["total"] or 0
+
+
+class PasteExpiration(models.TextChoices):
+    # Stored as Pastebin's `api_paste_expire_date` codes; the API speaks the labels.
+    TEN_MINUTES = "10M", "10 minutes"
+    ONE_HOUR = "1H", "1 hour"
+    ONE_DAY = "1D", "1 day"
+    ONE_WEEK = "1W", "1 week"
+    TWO_WEEKS = "2W", "2 weeks"
+    ONE_MONTH = "1M", "1 month"
+    SIX_MONTHS = "6M", "6 months"
+    ONE_YEAR = "1Y", "1 year"
+    NEVER = "N", "Never"
+
+
+class PasteExposure(models.TextChoices):
+    PUBLIC = "public", "public"
+    UNLISTED = "unlisted", "unlisted"
+    PRIVATE = "private", "private"
+
+
+class Paste(models.Model):
+    # Nested names for callers (Paste.Exposure.PUBLIC); defined outside so Meta can use them.
+    Expiration = PasteExpiration
+    Exposure = PasteExposure
+
+    id = models.CharField(
+        primary_key=True,
+        max_length=PASTE_ID_LENGTH,
+        default=generate_paste_id,
+        editable=False,
+        help_text="12 random characters from [A-Za-z0-9].",
+    )
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="pastes")
+    name = models.CharField(max_length=NAME_MAX_LENGTH)
+    content = models.TextField()
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(auto_now=True)
+    expiration = models.CharField(max_length=3, choices=Expiration.choices, default=Expiration.NEVER)
+    expires_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="When the paste stops being served; empty for Never. Set from the expiration at create or edit.",
+    )
+    exposure = models.CharField(max_length=8, choices=Exposure.choices, default=Exposure.PUBLIC)
+    views = models.PositiveIntegerField(default=0)
+    burn_after_read = models.BooleanField(default=False, help_text="Deleted by the first read of anyone but the owner.")
+
+    objects = PasteQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(Exact(Length("id"), PASTE_ID_LENGTH)),
+                name="pastes_paste_id_length",
+            ),
+            models.CheckConstraint(
+                condition=Q(GreaterThanOrEqual(Length("name"), NAME_MIN_LENGTH))
+                & Q(LessThanOrEqual(Length("name"), NAME_MAX_LENGTH)),
+                name="pastes_paste_name_length",
+            ),
+            models.CheckConstraint(condition=~Q(content=""), name="pastes_paste_content_not_empty"),
+            models.CheckConstraint(
+                condition=Q(expiration__in=PasteExpiration.values), name="pastes_paste_expiration_valid"
+            ),
+            models.CheckConstraint(condition=Q(exposure__in=PasteExposure.values), name="pastes_paste_exposure_valid"),
+            models.CheckConstraint(
+                condition=Q(expiration=PasteExpiration.NEVER, expires_at__isnull=True)
+                | (~Q(expiration=PasteExpiration.NEVER) & Q(expires_at__isnull=False)),
+                name="pastes_paste_expires_at_matches_expiration",
+            ),
+        ]
+        indexes = [
+            # The account page: a user's pastes, newest first.
+            models.Index(fields=["owner", "-created_at"], name="pastes_paste_owner_created"),
+            # purge_expired_pastes.
+            models.Index(fields=["expires_at"], name="pastes_paste_expires_at"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.id})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("pastes:paste-detail", kwargs={"paste_id": self.id})
+
+    @classmethod
+    def expiration_from_label(cls, label: str) -> "Paste.Expiration | None":
+        return next((choice for choice in cls.Expiration if choice.label == label), None)
+
+    def set_expiration(self, expiration: "Paste.Expiration", *, start: datetime) -> None:
+        """Set the label and the deadline it means, counted from `start` (creation or edit time)."""
+        self.expiration = expiration
+        duration = EXPIRATION_DURATIONS[expiration]
+        self.expires_at = None if duration is None else start + duration
+
+    def is_expired(self, now: datetime | None = None) -> bool:
+        return self.expires_at is not None and self.expires_at <= (now or timezone.now())
+
+    def is_owned_by(self, user: models.Model | None) -> bool:
+        return user is not None and user.is_authenticated and self.owner_id == user.pk
+
+
+# Months are 30 days and a year 365, as in dpaste and PrivateBin.
+EXPIRATION_DURATIONS: dict[str, timedelta | None] = {
+    Paste.Expiration.TEN_MINUTES: timedelta(minutes=10),
+    Paste.Expiration.ONE_HOUR: timedelta(hours=1),
+    Paste.Expiration.ONE_DAY: timedelta(days=1),
+    Paste.Expiration.ONE_WEEK: timedelta(weeks=1),
+    Paste.Expiration.TWO_WEEKS: timedelta(weeks=2),
+    Paste.Expiration.ONE_MONTH: timedelta(days=30),
+    Paste.Expiration.SIX_MONTHS: timedelta(days=180),
+    Paste.Expiration.ONE_YEAR: timedelta(days=365),
+    Paste.Expiration.NEVER: None,
+}
+
+
+class PasteProfile(models.Model):
+    """What the pastes API shows about a user beyond Django's User, and their quota."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="paste_profile")
+    avatar = models.URLField(blank=True, help_text="URL of the user's avatar image; empty shows as null.")
+    bio = models.TextField(blank=True, max_length=2000)
+    badges = models.JSONField(default=list, blank=True, validators=[validate_badges], help_text='e.g. ["staff"]')
+    max_paste_chars = models.PositiveIntegerField(
+        default=default_max_paste_chars,
+        help_text="Most characters the user's pastes may hold in total.",
+    )
+
+    class Meta:
+        verbose_name = "paste profile"
+
+    def __str__(self) -> str:
+        return f"Paste profile of {self.user}"
+
+    @classmethod
+    def for_user(cls, user: models.Model) -> "PasteProfile":
+        """The user's profile, or an unsaved one with the defaults if they have none yet."""
+        try:
+            return user.paste_profile
+        except cls.DoesNotExist:
+            return cls(user=user)

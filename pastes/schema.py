@@ -1,0 +1,184 @@
+"""OpenAPI descriptions of interface B, including what we chose where the spec is silent."""
+
+from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import serializers
+
+from pastes.serializers import (
+    EXPIRATION_LABELS,
+    NAME_LENGTH_MESSAGE,
+    PasteCreateSerializer,
+    PasteEditSerializer,
+    PasteSerializer,
+    UserSerializer,
+)
+
+TAGS = ["pastes"]
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error of interface B."""
+
+    code = serializers.IntegerField(help_text="The HTTP status code, repeated.")
+    message = serializers.CharField(help_text="What went wrong, for a human.")
+
+
+class PasteKeyAuthenticationScheme(OpenApiAuthenticationExtension):
+    target_class = "pastes.authentication.PasteKeyAuthentication"
+    name = "pastesApiKey"
+    priority = 1
+
+    def get_security_definition(self, auto_schema: object) -> dict:
+        return {
+            "type": "apiKey",
+            "in": "header",
+            "name": "Authorization",
+            "description": "The pastes API key as the whole header value (`Authorization: pst_…`); "
+            "a leading `Bearer ` is tolerated. An unknown or revoked key is a 401 on every endpoint.",
+        }
+
+
+def _error(description: str) -> OpenApiResponse:
+    return OpenApiResponse(response=ErrorSerializer, description=description)
+
+
+def _limits() -> str:
+    return (
+        f"Rate limits (per minute, settings PASTES_WRITE_RATE_LIMIT / PASTES_READ_RATE_LIMIT; defaults "
+        f"{settings.PASTES_WRITE_RATE_LIMIT} writes per key, {settings.PASTES_READ_RATE_LIMIT} reads per key "
+        "or, without a key, per client address) answer 429 with a Retry-After header."
+    )
+
+
+UNAUTHORIZED = _error("No API key (where one is needed), or an unknown or revoked key.")
+NOT_FOUND = _error(
+    "No such paste, or it expired (and was deleted), was burned after reading, or is private to someone else."
+)
+RATE_LIMITED = _error("Rate limit exceeded; see Retry-After.")
+BAD_REQUEST = _error(
+    "Malformed JSON, a body that is not an object, an unknown field name, a wrong type, a value not in the "
+    f"allowed list (the message lists them), empty content, or a bad name: `{NAME_LENGTH_MESSAGE}`."
+)
+TOO_LARGE = _error(
+    "The user's pastes would exceed max_paste_chars (the message names the limit), or the body is over "
+    "PASTES_MAX_BODY_BYTES."
+)
+UNSUPPORTED = _error("The body is not sent as Content-Type: application/json.")
+
+READ_RULES = (
+    "No key is needed for public and unlisted pastes; a private paste is visible only to its owner (404 for "
+    "anyone else, so its existence is not revealed). An expired paste is deleted and answers 404. "
+    "A successful GET by anyone but the owner adds 1 to `views` (the response shows the new count) and, "
+    "for a burn-after-read paste, returns it one last time and deletes it in the same transaction: of two "
+    "parallel readers exactly one gets it. The owner's reads and HEAD requests neither count nor burn. "
+)
+
+CREATE = {
+    "operation_id": "pastes_create",
+    "summary": "Create a paste",
+    "description": (
+        "Needs a key; the paste belongs to the key's user. Answers 200 with the Paste object (the create "
+        "response does not count as a view and does not burn). `id` is 12 random characters from "
+        "[A-Za-z0-9]. `expiration` runs from creation; months are 30 days and a year 365 days. "
+        "Strings must be JSON strings and booleans JSON booleans (no coercion); `null` is refused; field names "
+        "not listed are refused (400), to catch typos. The name is trimmed of surrounding whitespace. "
+        "The sum of the lengths (in characters) of the user's unexpired pastes, this one included, may not "
+        "exceed their max_paste_chars: otherwise 413. " + _limits()
+    ),
+    "request": PasteCreateSerializer,
+    "responses": {
+        200: PasteSerializer,
+        400: BAD_REQUEST,
+        401: UNAUTHORIZED,
+        413: TOO_LARGE,
+        415: UNSUPPORTED,
+        429: RATE_LIMITED,
+    },
+    "tags": TAGS,
+}
+
+DETAIL = {
+    "operation_id": "pastes_retrieve",
+    "summary": "Get a paste",
+    "description": READ_RULES + "Responses carry Cache-Control: no-store. " + _limits(),
+    "responses": {200: PasteSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND, 429: RATE_LIMITED},
+    "tags": TAGS,
+}
+
+RAW = {
+    "operation_id": "pastes_raw",
+    "summary": "Get a paste's content as plain text",
+    "description": (
+        "The content alone as text/plain; charset=utf-8, for browsers and curl (not in the spec). "
+        + READ_RULES
+        + "Errors are still JSON {code, message}. "
+        + _limits()
+    ),
+    "responses": {
+        (200, "text/plain"): OpenApiTypes.STR,
+        401: UNAUTHORIZED,
+        404: NOT_FOUND,
+        429: RATE_LIMITED,
+    },
+    "tags": TAGS,
+}
+
+EDIT = {
+    "operation_id": "pastes_edit",
+    "summary": "Edit a paste you own",
+    "description": (
+        "Needs the owner's key. The body's `id` must equal the path id (else 400); every other field is "
+        "optional and left unchanged when absent. A new `expiration` runs from the time of the edit, even if "
+        "it is the same label as before. `views` and `created_at` are kept. The quota is checked with the new "
+        "content in place of the old. Another user gets 403 for a paste they can see (public or unlisted) "
+        "and 404 for one they cannot (private). Allowed expirations: " + ", ".join(EXPIRATION_LABELS) + ". "
+        "Checks run in this order: key (401), paste visible (404), owner (403), body (400), quota (413). " + _limits()
+    ),
+    "request": PasteEditSerializer,
+    "responses": {
+        200: PasteSerializer,
+        400: BAD_REQUEST,
+        401: UNAUTHORIZED,
+        403: _error("The paste belongs to someone else."),
+        404: NOT_FOUND,
+        413: TOO_LARGE,
+        415: UNSUPPORTED,
+        429: RATE_LIMITED,
+    },
+    "tags": TAGS,
+}
+
+DELETE = {
+    "operation_id": "pastes_delete",
+    "summary": "Delete a paste you own",
+    "description": (
+        "Needs the owner's key. 204 with an empty body; the paste is gone for good. Another user gets 403 for "
+        "a paste they can see and 404 for one they cannot. " + _limits()
+    ),
+    "request": None,
+    "responses": {
+        204: OpenApiResponse(description="Deleted."),
+        401: UNAUTHORIZED,
+        403: _error("The paste belongs to someone else."),
+        404: NOT_FOUND,
+        429: RATE_LIMITED,
+    },
+    "tags": TAGS,
+}
+
+ACCOUNT = {
+    "operation_id": "pastes_account",
+    "summary": "Get a user and their pastes",
+    "description": (
+        "No key needed. `pastes` are newest first: the owner (with their key) sees all their unexpired pastes; "
+        "everyone else sees only public ones that are not burn-after-read (listing those would reveal their "
+        "content without burning them). Listing does not count views. `created_at` is when the account was "
+        "created and `last_login` the last sign-in to the site (null if never), both ISO 8601 in UTC with "
+        "microseconds. `avatar` and `bio` are null when unset; `max_paste_chars` defaults to "
+        "PASTES_DEFAULT_MAX_CHARS and is set per user in the admin. Unknown or deactivated users are 404. " + _limits()
+    ),
+    "responses": {200: UserSerializer, 401: UNAUTHORIZED, 404: _error("No such user."), 429: RATE_LIMITED},
+    "tags": TAGS,
+}

@@ -1,0 +1,225 @@
+"""Paste and User objects out, strictly checked JSON in.
+
+Input is strict on purpose: a number where a string belongs, "yes" for a boolean, or
+a misspelt field name is a 400 naming the problem rather than a silent guess.
+"""
+
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any, NoReturn
+
+from django.contrib.auth.models import AbstractBaseUser
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+from rest_framework.settings import api_settings
+
+from pastes.models import NAME_MAX_LENGTH, NAME_MIN_LENGTH, Paste, PasteProfile
+
+NAME_LENGTH_MESSAGE = f"The name must be between {NAME_MIN_LENGTH} and {NAME_MAX_LENGTH} characters long"
+PASTE_CREATED_AT_FORMAT = "%d/%m/%Y, %H:%M:%S"
+EXPIRATION_LABELS = [choice.label for choice in Paste.Expiration]
+EXPOSURE_VALUES = list(Paste.Exposure.values)
+
+
+class NamedErrorsMixin:
+    """Let error messages name their field: "{field} is required."."""
+
+    default_error_messages = {
+        "required": "{field} is required.",
+        "null": "{field} may not be null.",
+    }
+
+    def fail(self, key: str, **kwargs: Any) -> NoReturn:
+        kwargs.setdefault("field", self.field_name)
+        super().fail(key, **kwargs)
+
+
+class StrictCharField(NamedErrorsMixin, serializers.CharField):
+    """A JSON string only (no numbers turned into text), storable as UTF-8."""
+
+    default_error_messages = {
+        "invalid": "{field} must be a string.",
+        "blank": "{field} must not be empty.",
+        "surrogates": "{field} contains an unpaired surrogate escape (\\ud800-\\udfff), which is not valid text.",
+        "nul": "{field} must not contain NUL characters.",
+    }
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        if "\x00" in data:
+            self.fail("nul")
+        try:
+            data.encode("utf-8")
+        except UnicodeEncodeError:
+            self.fail("surrogates")
+        return super().to_internal_value(data)
+
+
+class StrictBooleanField(NamedErrorsMixin, serializers.BooleanField):
+    default_error_messages = {"invalid": "{field} must be true or false."}
+
+    def to_internal_value(self, data: object) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class LabelChoiceField(StrictCharField):
+    """One of a fixed list of strings; the error lists them all."""
+
+    default_error_messages = {"invalid_choice": "{field} must be one of: {allowed}."}
+
+    def __init__(self, *, allowed: list[str], **kwargs: Any) -> None:
+        self.allowed = allowed
+        super().__init__(**kwargs)
+
+    def to_internal_value(self, data: object) -> str:
+        value = super().to_internal_value(data)
+        if value not in self.allowed:
+            self.fail("invalid_choice", allowed=", ".join(self.allowed))
+        return value
+
+
+@extend_schema_field(OpenApiTypes.STR)
+class UtcFormattedDateTimeField(serializers.Field):
+    def __init__(self, *, fmt: str | None = None, **kwargs: Any) -> None:
+        # fmt None means ISO 8601 with microseconds and an explicit +00:00 offset.
+        self.fmt = fmt
+        kwargs["read_only"] = True
+        super().__init__(**kwargs)
+
+    def to_representation(self, value: datetime) -> str:
+        value = value.astimezone(UTC)
+        return value.strftime(self.fmt) if self.fmt else value.isoformat(timespec="microseconds")
+
+
+class PasteSerializer(serializers.ModelSerializer):
+    """The Paste object."""
+
+    created_at = UtcFormattedDateTimeField(
+        fmt=PASTE_CREATED_AT_FORMAT, help_text="Creation time in UTC, as DD/MM/YYYY, HH:MM:SS."
+    )
+    expiration = serializers.ChoiceField(choices=EXPIRATION_LABELS, source="get_expiration_display", read_only=True)
+
+    class Meta:
+        model = Paste
+        fields = ["id", "name", "content", "created_at", "expiration", "exposure", "views", "burn_after_read"]
+        read_only_fields = fields
+
+
+class PasteInputSerializer(serializers.Serializer):
+    """Fields a client may send for a paste; unknown field names are refused."""
+
+    default_error_messages = {
+        "invalid": "The request body must be a JSON object.",
+        "unknown_fields": "Unknown field(s): {unknown}. Allowed fields: {allowed}.",
+    }
+
+    name = StrictCharField(
+        min_length=NAME_MIN_LENGTH,
+        max_length=NAME_MAX_LENGTH,
+        error_messages={
+            "blank": NAME_LENGTH_MESSAGE,
+            "min_length": NAME_LENGTH_MESSAGE,
+            "max_length": NAME_LENGTH_MESSAGE,
+        },
+        help_text=NAME_LENGTH_MESSAGE + " (surrounding whitespace is trimmed first).",
+    )
+    content = StrictCharField(trim_whitespace=False, help_text="The text; must not be empty.")
+    expiration = LabelChoiceField(
+        allowed=EXPIRATION_LABELS,
+        required=False,
+        default=Paste.Expiration.NEVER.label,
+        help_text="One of: " + ", ".join(EXPIRATION_LABELS) + ". Months are 30 days, a year 365 days.",
+    )
+    exposure = LabelChoiceField(
+        allowed=EXPOSURE_VALUES,
+        required=False,
+        default=Paste.Exposure.PUBLIC.value,
+        help_text="public: anyone, listed on the account; unlisted: anyone with the id; private: the owner only.",
+    )
+    burn_after_read = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Deleted by the first successful read of anyone but the owner.",
+    )
+
+    def fail_body(self, key: str, **kwargs: Any) -> NoReturn:
+        """Like fail(), for the body as a whole (DRF wants those errors keyed, not bare)."""
+        message = self.error_messages[key].format(**kwargs)
+        raise serializers.ValidationError({api_settings.NON_FIELD_ERRORS_KEY: [message]}, code=key)
+
+    def run_validation(self, data: object = serializers.empty) -> dict:
+        if data is None:  # a JSON `null` body; DRF would answer "No data provided"
+            self.fail_body("invalid")
+        return super().run_validation(data)
+
+    def to_internal_value(self, data: object) -> dict:
+        if not isinstance(data, Mapping):
+            self.fail_body("invalid")
+        if unknown := sorted(set(data) - set(self.fields)):
+            self.fail_body("unknown_fields", unknown=", ".join(map(str, unknown)), allowed=", ".join(self.fields))
+        values = super().to_internal_value(data)
+        if "expiration" in values:
+            values["expiration"] = Paste.expiration_from_label(values["expiration"])
+        return values
+
+
+class PasteCreateSerializer(PasteInputSerializer):
+    """Body of POST /create."""
+
+
+class PasteEditSerializer(PasteInputSerializer):
+    """Body of PATCH /edit/{id}: the id, plus only the fields to change."""
+
+    default_error_messages = {"id_mismatch": "The id in the body ({given}) must equal the paste id in the path."}
+
+    id = StrictCharField(help_text="Required; must equal the paste id in the path.")
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Every other field is optional, and one left out stays as it is rather than being reset.
+        for name, field in self.fields.items():
+            if name != "id":
+                field.required = False
+                field.default = serializers.empty
+
+    def validate_id(self, value: str) -> str:
+        if value != self.context["paste_id"]:
+            self.fail("id_mismatch", given=value)
+        return value
+
+
+class UserSerializer(serializers.Serializer):
+    """The User object; `pastes` holds only the pastes the requester may see."""
+
+    username = serializers.CharField()
+    avatar = serializers.SerializerMethodField()
+    bio = serializers.SerializerMethodField()
+    badges = serializers.SerializerMethodField()
+    created_at = UtcFormattedDateTimeField(source="date_joined", help_text="ISO 8601, UTC, with microseconds.")
+    last_login = UtcFormattedDateTimeField(allow_null=True, help_text="Last sign-in (ISO 8601), or null.")
+    max_paste_chars = serializers.SerializerMethodField()
+    pastes = serializers.SerializerMethodField()
+
+    def _profile(self, user: AbstractBaseUser) -> PasteProfile:
+        return self.context["profile"]
+
+    @extend_schema_field({"type": "string", "format": "uri", "nullable": True})
+    def get_avatar(self, user: AbstractBaseUser) -> str | None:
+        return self._profile(user).avatar or None
+
+    def get_bio(self, user: AbstractBaseUser) -> str | None:
+        return self._profile(user).bio or None
+
+    def get_badges(self, user: AbstractBaseUser) -> list[str]:
+        return list(self._profile(user).badges or [])
+
+    def get_max_paste_chars(self, user: AbstractBaseUser) -> int:
+        return self._profile(user).max_paste_chars
+
+    @extend_schema_field(PasteSerializer(many=True))
+    def get_pastes(self, user: AbstractBaseUser) -> list[dict]:
+        return PasteSerializer(self.context["pastes"], many=True).data

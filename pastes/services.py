@@ -1,0 +1,155 @@
+"""Writes on pastes: create, edit, delete, and reads that count views or burn the paste.
+
+Concurrency rules, each kept inside one transaction:
+- quota: the owner's PasteProfile row is locked (select_for_update) before their total is
+  summed, so two parallel creates by one user cannot both fit in the last free characters;
+- burn after read and views: a reader other than the owner locks the paste row, so of two
+  parallel readers of a burn-after-read paste the second finds it gone.
+On SQLite, transactions start with BEGIN IMMEDIATE (see common.env), which serialises
+writers in the same way; SQLite ignores FOR UPDATE.
+"""
+
+from datetime import datetime
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from pastes.errors import NotOwner, PasteNotFound, QuotaExceeded
+from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
+
+ID_ATTEMPTS = 5
+
+
+def _lock_profile(user: AbstractBaseUser) -> PasteProfile:
+    profile, _ = PasteProfile.objects.get_or_create(user=user)
+    return PasteProfile.objects.select_for_update().get(pk=profile.pk)
+
+
+def _check_quota(*, owner: AbstractBaseUser, added_chars: int, now: datetime, excluding: Paste | None = None) -> None:
+    """Raise QuotaExceeded unless the owner's pastes, with `added_chars` more, fit their limit.
+
+    With `excluding`, that paste's content is being replaced by `added_chars` characters; an
+    edit that does not grow it is always allowed, so a user whose limit was lowered below
+    what they already store can still shrink their pastes. Call inside a transaction: it
+    locks the owner's profile and drops their expired pastes, which no longer count.
+    """
+    profile = _lock_profile(owner)
+    Paste.objects.filter(owner=owner).expired(now).delete()
+    pastes = Paste.objects.filter(owner=owner)
+    if excluding is not None:
+        pastes = pastes.exclude(pk=excluding.pk)
+    needed = pastes.total_chars() + added_chars
+    grows = excluding is None or added_chars > Paste.objects.filter(pk=excluding.pk).total_chars()
+    if grows and needed > profile.max_paste_chars:
+        raise QuotaExceeded(limit=profile.max_paste_chars, needed=needed)
+
+
+def paste_create(
+    *,
+    owner: AbstractBaseUser,
+    name: str,
+    content: str,
+    expiration: Paste.Expiration = Paste.Expiration.NEVER,
+    exposure: Paste.Exposure = Paste.Exposure.PUBLIC,
+    burn_after_read: bool = False,
+) -> Paste:
+    now = timezone.now()
+    with transaction.atomic():
+        _check_quota(owner=owner, added_chars=len(content), now=now)
+        paste = Paste(
+            owner=owner,
+            name=name,
+            content=content,
+            created_at=now,
+            exposure=exposure,
+            burn_after_read=burn_after_read,
+        )
+        paste.set_expiration(expiration, start=now)
+        paste.full_clean(exclude=["id"], validate_unique=False, validate_constraints=False)
+        for attempt in range(ID_ATTEMPTS):
+            paste.id = generate_paste_id()
+            try:
+                # A savepoint, so a colliding id leaves the outer transaction usable.
+                with transaction.atomic():
+                    paste.save(force_insert=True)
+            except IntegrityError:
+                if attempt == ID_ATTEMPTS - 1 or not Paste.objects.filter(pk=paste.id).exists():
+                    raise
+            else:
+                return paste
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def paste_update(*, paste: Paste, changes: dict) -> Paste:
+    """Apply `changes` (name, content, expiration, exposure, burn_after_read) to the owner's paste.
+
+    A new expiration runs from now, even when it is the same label as before.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        if "content" in changes:
+            _check_quota(owner=paste.owner, added_chars=len(changes["content"]), now=now, excluding=paste)
+        locked = Paste.objects.select_for_update().unexpired(now).filter(pk=paste.pk).first()
+        if locked is None:
+            raise PasteNotFound()
+        for field in ("name", "content", "exposure", "burn_after_read"):
+            if field in changes:
+                setattr(locked, field, changes[field])
+        if "expiration" in changes:
+            locked.set_expiration(changes["expiration"], start=now)
+        locked.full_clean(validate_unique=False, validate_constraints=False)
+        locked.save()
+    return locked
+
+
+def paste_delete(*, paste: Paste) -> None:
+    paste.delete()
+
+
+def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:
+    """The paste if `user` may see it and it has not expired (an expired one is deleted)."""
+    if not is_paste_id(paste_id):  # also keeps NUL bytes, which PostgreSQL refuses, out of queries
+        raise PasteNotFound()
+    paste = Paste.objects.visible_to(user).select_related("owner").filter(pk=paste_id).first()
+    if paste is None:
+        raise PasteNotFound()
+    if paste.is_expired():
+        Paste.objects.filter(pk=paste.pk).expired().delete()
+        raise PasteNotFound()
+    return paste
+
+
+def paste_get_for_owner(*, paste_id: str, user: AbstractBaseUser) -> Paste:
+    """The paste for an edit or delete: 404 if `user` cannot see it, 403 if they see it but do not own it."""
+    paste = paste_get_visible(paste_id=paste_id, user=user)
+    if not paste.is_owned_by(user):
+        raise NotOwner()
+    return paste
+
+
+def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = True) -> Paste:
+    """Read a paste as `reader`: counts a view, and burns a burn-after-read paste, for non-owners.
+
+    With `count` False (HEAD requests) nothing is counted or burned.
+    """
+    paste = paste_get_visible(paste_id=paste_id, user=reader)
+    if not count or paste.is_owned_by(reader):
+        return paste
+
+    with transaction.atomic():
+        # Re-read under a row lock: a parallel reader may have burned or counted it meanwhile.
+        locked = Paste.objects.select_for_update().visible_to(reader).unexpired().filter(pk=paste_id).first()
+        if locked is None:
+            raise PasteNotFound()
+        locked.views += 1
+        if locked.burn_after_read:
+            locked.delete()
+            locked.pk = paste_id  # delete() clears it; the response still shows it
+            return locked
+        Paste.objects.filter(pk=paste_id).update(views=models.F("views") + 1)
+    return locked
+
+
+def user_pastes(*, owner: AbstractBaseUser, viewer: AbstractBaseUser | None) -> models.QuerySet[Paste]:
+    return Paste.objects.listed_for(owner, viewer)

@@ -1,0 +1,79 @@
+import pytest
+from rest_framework import status
+
+pytestmark = pytest.mark.django_db
+
+PATHS = {
+    "/pastes/create": "post",
+    "/pastes/paste/@{paste_id}": "get",
+    "/pastes/paste/@{paste_id}/raw": "get",
+    "/pastes/edit/{paste_id}": "patch",
+    "/pastes/delete/{paste_id}": "delete",
+    "/pastes/accounts/@{username}": "get",
+}
+
+
+@pytest.fixture
+def schema(client) -> dict:
+    response = client.get("/api/schema/", {"format": "json"})
+    assert response.status_code == status.HTTP_200_OK
+    return response.json()
+
+
+def test_schema_documents_every_paste_operation(schema):
+    documented = {path: set(operations) for path, operations in schema["paths"].items() if path.startswith("/pastes/")}
+
+    assert documented == {path: {method} for path, method in PATHS.items()}
+
+
+def test_schema_documents_the_error_shape_on_every_paste_operation(schema):
+    for path, method in PATHS.items():
+        responses = schema["paths"][path][method]["responses"]
+        errors = [code for code in responses if code.startswith(("4", "5"))]
+        assert errors, path
+        for code in errors:
+            assert responses[code]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert set(schema["components"]["schemas"]["Error"]["properties"]) == {"code", "message"}
+
+
+def test_schema_documents_the_paste_and_user_objects(schema):
+    components = schema["components"]["schemas"]
+
+    assert set(components["Paste"]["properties"]) == {
+        "id",
+        "name",
+        "content",
+        "created_at",
+        "expiration",
+        "exposure",
+        "views",
+        "burn_after_read",
+    }
+    assert set(components["User"]["properties"]) == {
+        "username",
+        "avatar",
+        "bio",
+        "badges",
+        "created_at",
+        "last_login",
+        "max_paste_chars",
+        "pastes",
+    }
+    assert components["PasteCreate"]["required"] == ["content", "name"]
+
+
+def test_schema_documents_the_bare_key_header(schema):
+    assert schema["components"]["securitySchemes"]["pastesApiKey"] == {
+        "type": "apiKey",
+        "in": "header",
+        "name": "Authorization",
+        "description": schema["components"]["securitySchemes"]["pastesApiKey"]["description"],
+    }
+    assert schema["paths"]["/pastes/create"]["post"]["security"] == [{"pastesApiKey": []}]
+
+
+def test_schema_states_the_choices_made_where_the_spec_is_silent(schema):
+    detail = schema["paths"]["/pastes/paste/@{paste_id}"]["get"]["description"]
+
+    assert "HEAD requests neither count nor burn" in detail
+    assert "exactly one gets it" in detail
