@@ -32,7 +32,7 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 
 def _under(request: HttpRequest, prefix: str) -> bool:
-    return request.path.startswith(f"/{prefix}/") if prefix else False
+    return bool(prefix) and (request.path == f"/{prefix}" or request.path.startswith(f"/{prefix}/"))
 
 
 def error_response(request: HttpRequest, status: int, message: str) -> HttpResponse:

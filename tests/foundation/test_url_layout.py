@@ -10,14 +10,16 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def reload_urls():
+def reload_urls(settings):
     """Rebuild the URLconf after the test changed the prefix settings, and restore it afterwards."""
+    original = (settings.PASTES_PREFIX, settings.SHORTENER_PREFIX)
 
     def reload() -> None:
         importlib.reload(config.urls)
         clear_url_caches()
 
     yield reload
+    settings.PASTES_PREFIX, settings.SHORTENER_PREFIX = original
     reload()
 
 
