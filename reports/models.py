@@ -98,11 +98,14 @@ class Report(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(score__lte=100), name="reports_report_score_range"),
-            models.CheckConstraint(condition=Q(result__in=["good", "decent", "bad"]), name="reports_report_result_valid"),
+            models.CheckConstraint(
+                condition=Q(result__in=["good", "decent", "bad"]), name="reports_report_result_valid"
+            ),
             models.CheckConstraint(condition=Q(privacy__in=[0, 1, 2]), name="reports_report_privacy_valid"),
             models.CheckConstraint(
                 condition=(Q(privacy=2) & ~Q(password="")) | (~Q(privacy=2) & Q(password="")),
                 name="reports_report_password_iff_protected",
+                violation_error_message="A password-protected report needs a password, and only such a report has one.",
             ),
         ]
         indexes = [

@@ -17,6 +17,7 @@ URL_MAX_LENGTH = 2048
 PASSWORD_MAX_LENGTH = 128
 
 PRIVACY_HELP = "0 public, 1 private (only the owner, signed in), 2 password-protected."
+INVALID_URL = "The url must be a valid http or https URL."
 PASSWORD_REQUIRED = "The password field is required when privacy is 2."
 
 
@@ -35,9 +36,7 @@ class ReportSerializer(serializers.ModelSerializer):
     password = serializers.BooleanField(
         source="has_password", read_only=True, help_text="Whether the page has a password; the password never leaves."
     )
-    results = serializers.JSONField(
-        read_only=True, help_text="category → check → {passed, importance, value, errors}."
-    )
+    results = serializers.JSONField(read_only=True, help_text="category → check → {passed, importance, value, errors}.")
     generated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
     created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
     updated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
@@ -109,7 +108,7 @@ class ReportCreateSerializer(serializers.Serializer):
         try:
             URLValidator(schemes=["http", "https"])(value)
         except DjangoValidationError:
-            raise serializers.ValidationError("The url must be a valid http or https URL.", code="invalid_url") from None
+            raise serializers.ValidationError(INVALID_URL, code="invalid_url") from None
         return value
 
     def validate(self, attrs: dict) -> dict:
