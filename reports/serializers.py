@@ -69,6 +69,15 @@ class ProjectSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+class StringField(serializers.CharField):
+    """A CharField that takes only strings: a JSON number or boolean is a wrong type, not text."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class PrivacyField(serializers.ChoiceField):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
@@ -80,7 +89,7 @@ class PrivacyField(serializers.ChoiceField):
         )
 
 
-class PasswordField(serializers.CharField):
+class PasswordField(StringField):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
             max_length=PASSWORD_MAX_LENGTH,
@@ -96,7 +105,7 @@ class PasswordField(serializers.CharField):
 
 
 class ReportCreateSerializer(serializers.Serializer):
-    url = serializers.CharField(
+    url = StringField(
         max_length=URL_MAX_LENGTH,
         error_messages=_messages("url", max_length=f"The url may not be greater than {URL_MAX_LENGTH} characters."),
         help_text="The page to analyse: an http or https URL of at most 2048 characters.",
