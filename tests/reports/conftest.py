@@ -1,8 +1,23 @@
 """Fixtures for interface A's tests."""
 
+import socket
+
 import pytest
 
+from reports.analysis import netguard
 from tests.reports.testsite import TestSite
+
+
+def resolve_locally(host: str, port: int) -> list[str]:
+    """A resolver that knows only localhost, so that no test can reach the internet."""
+    if host == "localhost":
+        return ["127.0.0.1"]
+    raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+
+@pytest.fixture(autouse=True)
+def _no_internet(monkeypatch):
+    monkeypatch.setattr(netguard, "resolve", resolve_locally)
 
 
 @pytest.fixture(scope="session")

@@ -192,7 +192,7 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.reply(200, "application/xml", SITEMAP.format(base=base).encode())
         elif path == "/llms.txt" and not bad:
             self.reply(200, "text/plain; charset=utf-8", LLMS_TXT.encode())
-        elif path in ASSETS:
+        elif path in ASSETS and not (bad and path == "/favicon.ico"):
             content_type, body = ASSETS[path]
             self.reply(200, content_type, body)
         elif path == "/gzip":
