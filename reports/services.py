@@ -10,19 +10,18 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from .analysis import AnalysisError, AnalysisResult, analyze
 from .models import Project, Report
 
 
-def _analyze(url: str) -> "AnalysisResult":  # noqa: F821 (until the engine lands)
-    from .analysis import AnalysisError, analyze
-
+def _analyze(url: str) -> AnalysisResult:
     try:
         return analyze(url)
     except AnalysisError as exc:
         raise ValidationError({"url": [f"The page could not be analysed: {exc}"]}, code="analysis_failed") from exc
 
 
-def _apply_analysis(report: Report, analysis: "AnalysisResult") -> None:  # noqa: F821
+def _apply_analysis(report: Report, analysis: AnalysisResult) -> None:
     report.score = analysis.score
     report.result = analysis.rating
     report.results = analysis.results
