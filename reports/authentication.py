@@ -1,6 +1,8 @@
 """Who may call interface A, and how often: a reports-scoped Bearer key, rate limited per key."""
 
 from django.conf import settings
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
 from rest_framework.request import Request
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
@@ -17,6 +19,21 @@ class ReportsApiKeyAuthentication(ApiKeyAuthentication):
     model_label = "reports.ApiKey"
     keyword = "Bearer"
     keyword_required = True
+
+
+class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
+    """Describes the key in the OpenAPI schema."""
+
+    target_class = ReportsApiKeyAuthentication
+    name = "reportsApiKey"
+
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A reports API key (rpt_…), issued in the admin or by "
+            "`manage.py create_api_key --interface reports`.",
+        }
 
 
 class ApiKeyRateThrottle(BaseThrottle):

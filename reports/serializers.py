@@ -5,6 +5,8 @@ Laravel wording ("The url field is required.") so that clients showing them to
 people need no change.
 """
 
+from urllib.parse import urlsplit
+
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from rest_framework import serializers
@@ -18,6 +20,7 @@ PASSWORD_MAX_LENGTH = 128
 
 PRIVACY_HELP = "0 public, 1 private (only the owner, signed in), 2 password-protected."
 INVALID_URL = "The url must be a valid http or https URL."
+URL_WITH_CREDENTIALS = "The url must not contain a user name or password."
 PASSWORD_REQUIRED = "The password field is required when privacy is 2."
 
 
@@ -118,6 +121,9 @@ class ReportCreateSerializer(serializers.Serializer):
             URLValidator(schemes=["http", "https"])(value)
         except DjangoValidationError:
             raise serializers.ValidationError(INVALID_URL, code="invalid_url") from None
+        # Credentials in a URL would be stored and shown on the report page.
+        if "@" in urlsplit(value).netloc:
+            raise serializers.ValidationError(URL_WITH_CREDENTIALS, code="url_with_credentials")
         return value
 
     def validate(self, attrs: dict) -> dict:

@@ -85,3 +85,24 @@ def test_api_keys_are_still_in_admin(admin_client, user):
     response = admin_client.get("/admin/reports/apikey/")
 
     assertContains(response, "ci key")
+
+
+def test_rerun_analysis_action_analyses_the_selected_reports_again(admin_client, test_site):
+    report = ReportFactory(url=test_site.url("/good"), score=1)
+
+    response = admin_client.post(CHANGELIST, {"action": "rerun_analysis", "_selected_action": [report.pk]}, follow=True)
+
+    assertContains(response, "Analysed 1 report(s) again.")
+    report.refresh_from_db()
+    assert report.score > 1
+    assert report.results["seo"]["title"]["passed"] is True
+
+
+def test_rerun_analysis_action_reports_a_failure_and_keeps_the_report(admin_client, test_site):
+    report = ReportFactory(url="http://127.0.0.1:9/gone", score=1)
+
+    response = admin_client.post(CHANGELIST, {"action": "rerun_analysis", "_selected_action": [report.pk]}, follow=True)
+
+    assertContains(response, "The page could not be analysed")
+    report.refresh_from_db()
+    assert report.score == 1

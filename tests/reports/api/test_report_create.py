@@ -134,6 +134,7 @@ def test_create_without_a_key_is_unauthenticated_and_stores_nothing(api_client, 
         ({"url": "ftp://example.com/file"}, "url", "The url must be a valid http or https URL."),
         ({"url": "javascript:alert(1)"}, "url", "The url must be a valid http or https URL."),
         ({"url": "https://example.com/" + "a" * 2100}, "url", "The url may not be greater than 2048 characters."),
+        ({"url": "https://user:secret@example.com/"}, "url", "The url must not contain a user name or password."),
         ({"url": "https://example.com/", "privacy": "3"}, "privacy", "The privacy must be 0, 1 or 2."),
         ({"url": "https://example.com/", "privacy": "public"}, "privacy", "The privacy must be 0, 1 or 2."),
         (
