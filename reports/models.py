@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
@@ -125,6 +126,11 @@ class Report(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("reports:report-page", args=[self.pk])
+
+    def clean(self) -> None:
+        # Not expressible as a constraint: the database cannot compare across the foreign key.
+        if self.project_id is not None and self.project.owner_id != self.owner_id:
+            raise ValidationError({"project": "A report belongs to a project of its own owner."})
 
     @property
     def has_password(self) -> bool:

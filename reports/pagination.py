@@ -4,6 +4,9 @@
 last_page, path, per_page, to, total}, "status": 200}`. Like the reference, an
 unusable `page` or `per_page` falls back to the default instead of failing, and a
 page past the end is an empty page (with `from` and `to` null), not an error.
+Links keep the request's other query parameters. Laravel's `meta.links` (the
+page-number buttons of its HTML paginator) is left out: API clients page with
+`links.next`/`links.prev` or `page`.
 """
 
 import math

@@ -111,7 +111,7 @@ class ReportCreateSerializer(serializers.Serializer):
     url = StringField(
         max_length=URL_MAX_LENGTH,
         error_messages=_messages("url", max_length=f"The url may not be greater than {URL_MAX_LENGTH} characters."),
-        help_text="The page to analyse: an http or https URL of at most 2048 characters.",
+        help_text="The page to analyse: an http or https URL of at most 2048 characters, without credentials.",
     )
     privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC)
     password = PasswordField(required=False, default="")

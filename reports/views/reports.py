@@ -21,6 +21,7 @@ def _record_schema(name: str) -> serializers.Serializer:
 
 
 ERRORS = {
+    400: OpenApiResponse(description='A body that cannot be parsed: `{"message": "…", "status": 400}`.'),
     401: OpenApiResponse(description='Missing or unknown key: `{"message": "Unauthenticated."}`.'),
     429: OpenApiResponse(description='Over REPORTS_RATE_LIMIT a minute per key: `{"message": "Too Many Attempts."}`.'),
 }

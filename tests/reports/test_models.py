@@ -1,4 +1,5 @@
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 
 from reports.models import Project, Report
@@ -61,3 +62,12 @@ def test_deleting_a_user_deletes_their_projects_and_reports(user):
 )
 def test_project_name_is_the_lowercased_host_without_port(url, name):
     assert Project.name_for_url(url) == name
+
+
+def test_report_in_another_users_project_fails_validation(user, other_user):
+    report = ReportFactory.build(owner=user, project=ProjectFactory(owner=other_user))
+
+    with pytest.raises(ValidationError) as error:
+        report.full_clean()
+
+    assert "project" in error.value.message_dict
