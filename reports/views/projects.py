@@ -50,8 +50,8 @@ class ProjectViewSet(ReportsApiView, mixins.ListModelMixin, mixins.DestroyModelM
     filter_backends = [DjangoFilterBackend]
     filterset_class = ProjectFilterSet
     lookup_url_kwarg = "project"
-    # Hosts have dots, which DRF's default lookup pattern excludes.
-    lookup_value_regex = r"[^/]+"
+    # Hosts have dots, which DRF's default lookup pattern excludes; NUL can never be in a name.
+    lookup_value_regex = r"[^/\x00]+"
 
     def get_queryset(self) -> QuerySet[Project]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user

@@ -159,3 +159,18 @@ def test_client_without_accept_header_still_gets_json(user):
 
     assert response.status_code == status.HTTP_200_OK
     assert response.json()["data"] == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/api/v1/reports?search=a%00b"),
+        ("get", "/api/v1/reports?project=a%00b"),
+        ("get", "/api/v1/projects?search=a%00b"),
+        ("delete", "/api/v1/projects/a%00b"),
+    ],
+)
+def test_null_characters_in_parameters_are_harmless(owner_client, method, path):
+    response = getattr(owner_client, method)(path)
+
+    assert response.status_code in (status.HTTP_200_OK, status.HTTP_404_NOT_FOUND)
