@@ -283,7 +283,7 @@ def _require_http(url: httpx.URL, *, redirected: bool) -> None:
             raise AnalysisError(f"The URL redirected to {url}, which is not an http or https address.")
         raise AnalysisError("Only http and https URLs can be analysed.")
     if not url.host:
-        raise AnalysisError(f"The URL {url} has no host name.")
+        raise AnalysisError("The URL has no host name.")
 
 
 def _require_html(response: httpx.Response) -> None:

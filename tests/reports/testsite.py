@@ -173,6 +173,7 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         path, query = parts.path, parse_qs(parts.query)
         self.server.requests.append((self.command, self.path))
+        self.server.user_agents.append(self.headers.get("User-Agent", ""))
         bad = self.server.kind == "bad"
         base = f"http://127.0.0.1:{self.server.server_port}"
 
@@ -321,6 +322,7 @@ class TestSiteServer(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), TestSiteHandler)
         self.kind = kind
         self.requests: list[tuple[str, str]] = []
+        self.user_agents: list[str] = []
 
 
 class TestSite:
@@ -344,6 +346,10 @@ class TestSite:
     def requests(self, site: str = "good") -> list[tuple[str, str]]:
         """The (method, path) pairs the site has answered, oldest first."""
         return list(self.servers[site].requests)
+
+    def user_agents(self, site: str = "good") -> list[str]:
+        """The User-Agent header of each request, in the order of `requests()`."""
+        return list(self.servers[site].user_agents)
 
     def close(self) -> None:
         for server in self.servers.values():

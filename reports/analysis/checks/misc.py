@@ -6,7 +6,7 @@ from ..context import Context, Probe
 from ..html import url_host
 from .base import LOW, MEDIUM, Category, Outcome, capped, directives, limit
 
-miscellaneous = Category("miscellaneous")
+category = Category("miscellaneous")
 
 SOCIAL_HOSTS = {
     "facebook.com": "Facebook",
@@ -34,7 +34,7 @@ def _social_network(url: str) -> str | None:
     return None
 
 
-@miscellaneous.check("structured_data", MEDIUM)
+@category.check("structured_data", MEDIUM)
 def structured_data(context: Context) -> Outcome:
     meta = context.page.meta
     open_graph = {key: values[0] for key, values in meta.items() if key.startswith("og:")}
@@ -57,7 +57,7 @@ def structured_data(context: Context) -> Outcome:
     return Outcome(value, errors)
 
 
-@miscellaneous.check("meta_viewport", MEDIUM)
+@category.check("meta_viewport", MEDIUM)
 def meta_viewport(context: Context) -> Outcome:
     viewports = context.page.meta.get("viewport", [])
     if not viewports:
@@ -67,7 +67,7 @@ def meta_viewport(context: Context) -> Outcome:
     return Outcome(viewports[0])
 
 
-@miscellaneous.check("charset", MEDIUM)
+@category.check("charset", MEDIUM)
 def charset(context: Context) -> Outcome:
     decoded = context.decoded
     errors: dict[str, object] = {}
@@ -91,12 +91,12 @@ def _text_file(probe: Probe | None) -> Outcome:
     return Outcome(probe.url, {"missing": probe.error})
 
 
-@miscellaneous.check("sitemap", LOW)
+@category.check("sitemap", LOW)
 def sitemap(context: Context) -> Outcome:
     return _text_file(context.resources.sitemap)
 
 
-@miscellaneous.check("social", LOW)
+@category.check("social", LOW)
 def social(context: Context) -> Outcome:
     found: dict[str, str] = {}
     for link in context.page.links:
@@ -106,13 +106,13 @@ def social(context: Context) -> Outcome:
     return Outcome(found, {} if found else {"missing": None})
 
 
-@miscellaneous.check("content_length", LOW)
+@category.check("content_length", LOW)
 def content_length(context: Context) -> Outcome:
     current, minimum = len(context.page.words), context.thresholds["min_words"]
     return Outcome(current, {"too_few": limit(minimum=minimum, current=current)} if current < minimum else {})
 
 
-@miscellaneous.check("text_html_ratio", LOW)
+@category.check("text_html_ratio", LOW)
 def text_html_ratio(context: Context) -> Outcome:
     page = context.page
     ratio = round(100 * len(page.text) / page.html_length, 1) if page.html_length else 0.0
@@ -120,24 +120,24 @@ def text_html_ratio(context: Context) -> Outcome:
     return Outcome(ratio, {"too_low": limit(minimum=minimum, current=ratio)} if ratio < minimum else {})
 
 
-@miscellaneous.check("inline_css", LOW)
+@category.check("inline_css", LOW)
 def inline_css(context: Context) -> Outcome:
     tags = context.page.inline_styles
     return Outcome(len(tags), {"found": capped(dict.fromkeys(tags))} if tags else {})
 
 
-@miscellaneous.check("deprecated_html_tags", LOW)
+@category.check("deprecated_html_tags", LOW)
 def deprecated_html_tags(context: Context) -> Outcome:
     found = dict(context.page.deprecated_tags)
     return Outcome(found, {"found": found} if found else {})
 
 
-@miscellaneous.check("llms_txt", LOW)
+@category.check("llms_txt", LOW)
 def llms_txt(context: Context) -> Outcome:
     return _text_file(context.resources.llms_txt)
 
 
-@miscellaneous.check("flash_content", LOW)
+@category.check("flash_content", LOW)
 def flash_content(context: Context) -> Outcome:
     flash = [
         url or "(no URL)"
@@ -147,7 +147,7 @@ def flash_content(context: Context) -> Outcome:
     return Outcome(capped(flash), {"found": capped(flash)} if flash else {})
 
 
-@miscellaneous.check("iframes", LOW)
+@category.check("iframes", LOW)
 def iframes(context: Context) -> Outcome:
     frames = context.page.iframes
     return Outcome(capped(frames), {"found": capped(frames)} if frames else {})

@@ -5,7 +5,7 @@ from urllib.parse import urlsplit
 from ..context import Context
 from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
 
-performance = Category("performance")
+category = Category("performance")
 
 COMPRESSIONS = {"gzip", "br", "deflate", "zstd", "compress"}
 MODERN_IMAGE_TYPES = {"image/avif", "image/webp", "image/svg+xml"}
@@ -16,7 +16,7 @@ MINIFY_MIN_BYTES = 1024
 MINIFIED_MIN_LINE_LENGTH = 200
 
 
-@performance.check("text_compression", HIGH)
+@category.check("text_compression", HIGH)
 def text_compression(context: Context) -> Outcome:
     document = context.document
     encoding = document.headers.get("content-encoding", "").strip().lower() or None
@@ -24,19 +24,19 @@ def text_compression(context: Context) -> Outcome:
     return Outcome(value, {} if encoding in COMPRESSIONS else {"missing": None})
 
 
-@performance.check("load_time", MEDIUM)
+@category.check("load_time", MEDIUM)
 def load_time(context: Context) -> Outcome:
     current, maximum = context.document.total_ms, context.thresholds["load_time_ms"]
     return Outcome(current, {"too_slow": limit(maximum=maximum, current=current)} if current > maximum else {})
 
 
-@performance.check("page_size", MEDIUM)
+@category.check("page_size", MEDIUM)
 def page_size(context: Context) -> Outcome:
     current, maximum = len(context.document.body), context.thresholds["max_page_bytes"]
     return Outcome(current, {"too_large": limit(maximum=maximum, current=current)} if current > maximum else {})
 
 
-@performance.check("http_requests", MEDIUM)
+@category.check("http_requests", MEDIUM)
 def http_requests(context: Context) -> Outcome:
     page = context.page
     value = {
@@ -60,7 +60,7 @@ def _is_modern_image(context: Context, src: str, source_types: tuple[str, ...]) 
     return any(path.endswith(extension) for extension in MODERN_IMAGE_EXTENSIONS)
 
 
-@performance.check("image_format", MEDIUM)
+@category.check("image_format", MEDIUM)
 def image_format(context: Context) -> Outcome:
     images = {image.src: image.source_types for image in context.page.images if image.src}
     old = [src for src, types in images.items() if not _is_modern_image(context, src, types)]
@@ -68,7 +68,7 @@ def image_format(context: Context) -> Outcome:
     return Outcome(value, {"bad_format": capped(old)} if old else {})
 
 
-@performance.check("defer_javascript", LOW)
+@category.check("defer_javascript", LOW)
 def defer_javascript(context: Context) -> Outcome:
     blocking = [s.src for s in context.page.scripts if not (s.is_async or s.is_deferred or s.is_module)]
     return Outcome(len(context.page.scripts), {"render_blocking": capped(blocking)} if blocking else {})
@@ -79,7 +79,7 @@ def _looks_minified(body: bytes) -> bool:
     return len(body) / lines >= MINIFIED_MIN_LINE_LENGTH
 
 
-@performance.check("minification", LOW)
+@category.check("minification", LOW)
 def minification(context: Context) -> Outcome:
     page, assets = context.page, context.resources.assets
     checked, unminified = 0, []
@@ -95,19 +95,19 @@ def minification(context: Context) -> Outcome:
     return Outcome({"checked": checked}, {"unminified": capped(unminified)} if unminified else {})
 
 
-@performance.check("dom_size", LOW)
+@category.check("dom_size", LOW)
 def dom_size(context: Context) -> Outcome:
     current, maximum = context.page.dom_nodes, context.thresholds["max_dom_nodes"]
     return Outcome(current, {"too_many": limit(maximum=maximum, current=current)} if current > maximum else {})
 
 
-@performance.check("doctype", MEDIUM)
+@category.check("doctype", MEDIUM)
 def doctype(context: Context) -> Outcome:
     present = context.page.has_doctype
     return Outcome(present, {} if present else {"missing": None})
 
 
-@performance.check("http2", MEDIUM)
+@category.check("http2", MEDIUM)
 def http2(context: Context) -> Outcome:
     document, resources = context.document, context.resources
     alt_svc = document.headers.get("alt-svc", "").lower()

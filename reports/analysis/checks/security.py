@@ -5,7 +5,7 @@ import re
 from ..context import Context
 from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, directives
 
-security = Category("security")
+category = Category("security")
 
 EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
 VERSION_RE = re.compile(r"\d+(\.\d+)+|/\d")
@@ -17,13 +17,13 @@ def _is_https(context: Context) -> bool:
     return context.document.url.startswith("https://")
 
 
-@security.check("https_encryption", HIGH)
+@category.check("https_encryption", HIGH)
 def https_encryption(context: Context) -> Outcome:
     url = context.document.url
     return Outcome(url, {} if _is_https(context) else {"not_https": url})
 
 
-@security.check("mixed_content", MEDIUM)
+@category.check("mixed_content", MEDIUM)
 def mixed_content(context: Context) -> Outcome:
     if not _is_https(context):
         return Outcome([])  # the whole page is insecure: https_encryption reports that
@@ -33,7 +33,7 @@ def mixed_content(context: Context) -> Outcome:
     return Outcome(capped(insecure), {"insecure_resources": capped(insecure)} if insecure else {})
 
 
-@security.check("server_signature", MEDIUM)
+@category.check("server_signature", MEDIUM)
 def server_signature(context: Context) -> Outcome:
     headers = context.document.headers
     server = headers.get("server")
@@ -43,7 +43,7 @@ def server_signature(context: Context) -> Outcome:
     return Outcome(server, {"revealed": revealed} if revealed else {})
 
 
-@security.check("unsafe_cross_origin_links", MEDIUM)
+@category.check("unsafe_cross_origin_links", MEDIUM)
 def unsafe_cross_origin_links(context: Context) -> Outcome:
     unsafe = [
         link.url
@@ -56,7 +56,7 @@ def unsafe_cross_origin_links(context: Context) -> Outcome:
     return Outcome(len(unsafe), {"missing_noopener": capped(unsafe)} if unsafe else {})
 
 
-@security.check("hsts", LOW)
+@category.check("hsts", LOW)
 def hsts(context: Context) -> Outcome:
     header = context.document.headers.get("strict-transport-security")
     if not _is_https(context):
@@ -69,7 +69,7 @@ def hsts(context: Context) -> Outcome:
     return Outcome(header)
 
 
-@security.check("plaintext_email", LOW)
+@category.check("plaintext_email", LOW)
 def plaintext_email(context: Context) -> Outcome:
     page = context.page
     mailto = [
@@ -79,7 +79,7 @@ def plaintext_email(context: Context) -> Outcome:
     return Outcome(capped(found), {"found": capped(found)} if found else {})
 
 
-@security.check("content_security_policy", LOW)
+@category.check("content_security_policy", LOW)
 def content_security_policy(context: Context) -> Outcome:
     policy = context.document.headers.get("content-security-policy") or context.page.meta_http_equiv.get(
         "content-security-policy"

@@ -11,7 +11,7 @@ from ..html import WORD_RE
 from ..robots import parse_robots
 from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
 
-seo = Category("seo")
+category = Category("seo")
 
 _STOPWORDS_TEXT = """
     a about above after again against all am an and any are as at be because been before being below between
@@ -67,7 +67,7 @@ def url_problems(url: str, thresholds: dict[str, float]) -> dict[str, object]:
     return problems
 
 
-@seo.check("title", HIGH)
+@category.check("title", HIGH)
 def title(context: Context) -> Outcome:
     titles, t = context.page.titles, context.thresholds
     errors: dict[str, object] = {}
@@ -82,7 +82,7 @@ def title(context: Context) -> Outcome:
     return Outcome(titles[0] if titles else None, errors)
 
 
-@seo.check("title_optimal_length", LOW)
+@category.check("title_optimal_length", LOW)
 def title_optimal_length(context: Context) -> Outcome:
     t = context.thresholds
     length = len(context.page.titles[0]) if context.page.titles else 0
@@ -95,7 +95,7 @@ def _descriptions(context: Context) -> list[str]:
     return context.page.meta.get("description", [])
 
 
-@seo.check("meta_description", HIGH)
+@category.check("meta_description", HIGH)
 def meta_description(context: Context) -> Outcome:
     descriptions = _descriptions(context)
     errors: dict[str, object] = {}
@@ -106,7 +106,7 @@ def meta_description(context: Context) -> Outcome:
     return Outcome(descriptions[0] if descriptions else None, errors)
 
 
-@seo.check("meta_description_optimal_length", LOW)
+@category.check("meta_description_optimal_length", LOW)
 def meta_description_optimal_length(context: Context) -> Outcome:
     t = context.thresholds
     descriptions = _descriptions(context)
@@ -117,7 +117,7 @@ def meta_description_optimal_length(context: Context) -> Outcome:
     return Outcome(length, {"not_optimal": detail})
 
 
-@seo.check("headings", HIGH)
+@category.check("headings", HIGH)
 def headings(context: Context) -> Outcome:
     page = context.page
     h1s = page.headings.get("h1", [])
@@ -132,7 +132,7 @@ def headings(context: Context) -> Outcome:
     return Outcome(value, errors)
 
 
-@seo.check("content_keywords", HIGH)
+@category.check("content_keywords", HIGH)
 def content_keywords(context: Context) -> Outcome:
     page = context.page
     title = page.titles[0] if page.titles else ""
@@ -144,7 +144,7 @@ def content_keywords(context: Context) -> Outcome:
     return Outcome(title_words, {"missing": missing} if missing else {})
 
 
-@seo.check("keyword_consistency", MEDIUM)
+@category.check("keyword_consistency", MEDIUM)
 def keyword_consistency(context: Context) -> Outcome:
     """The body's most frequent keywords should also appear in the title, description or headings."""
     page = context.page
@@ -159,7 +159,7 @@ def keyword_consistency(context: Context) -> Outcome:
     return Outcome(value, {"missing": missing} if len(missing) > max_missing else {})
 
 
-@seo.check("image_keywords", HIGH)
+@category.check("image_keywords", HIGH)
 def image_alt(context: Context) -> Outcome:
     # An empty alt="" is right for a decorative image; only a missing attribute fails.
     missing = [image.src for image in context.page.images if image.alt is None]
@@ -167,14 +167,14 @@ def image_alt(context: Context) -> Outcome:
     return Outcome(value, {"missing": capped(missing)} if missing else {})
 
 
-@seo.check("seo_friendly_url", HIGH)
+@category.check("seo_friendly_url", HIGH)
 def seo_friendly_url(context: Context) -> Outcome:
     url = context.document.url
     problems = url_problems(url, context.thresholds)
     return Outcome(url, {"bad_format": problems} if problems else {})
 
 
-@seo.check("canonical_tag", MEDIUM)
+@category.check("canonical_tag", MEDIUM)
 def canonical_tag(context: Context) -> Outcome:
     canonicals = context.page.canonicals
     errors: dict[str, object] = {}
@@ -187,7 +187,7 @@ def canonical_tag(context: Context) -> Outcome:
     return Outcome(canonicals[0] if canonicals else None, errors)
 
 
-@seo.check("hreflang", LOW)
+@category.check("hreflang", LOW)
 def hreflang(context: Context) -> Outcome:
     # A page in one language needs no hreflang; only broken annotations fail.
     entries = context.page.hreflangs
@@ -200,7 +200,7 @@ def hreflang(context: Context) -> Outcome:
     return Outcome(value, {"bad_format": capped(invalid)} if invalid else {})
 
 
-@seo.check("404_page", HIGH)
+@category.check("404_page", HIGH)
 def not_found_page(context: Context) -> Outcome:
     probe = context.resources.not_found
     if probe is None or probe.fetched is None:
@@ -210,7 +210,7 @@ def not_found_page(context: Context) -> Outcome:
     return Outcome(value, {} if status in (404, 410) else {"wrong_status": status})
 
 
-@seo.check("robots", HIGH)
+@category.check("robots", HIGH)
 def robots(context: Context) -> Outcome:
     probe = context.resources.robots
     if probe is None or probe.fetched is None:
@@ -236,21 +236,21 @@ def _is_noindex(directives: str) -> bool:
     return bool(tokens & {"noindex", "none"})
 
 
-@seo.check("noindex", HIGH)
+@category.check("noindex", HIGH)
 def noindex(context: Context) -> Outcome:
     meta = context.page.meta
     found = [content for name in ("robots", "googlebot") for content in meta.get(name, []) if _is_noindex(content)]
     return Outcome(found[0] if found else None, {"noindex": found[0]} if found else {})
 
 
-@seo.check("noindex_header", HIGH)
+@category.check("noindex_header", HIGH)
 def noindex_header(context: Context) -> Outcome:
     values = context.document.headers.get_list("x-robots-tag")
     found = [value for value in values if _is_noindex(value)]
     return Outcome(values or None, {"noindex": found[0]} if found else {})
 
 
-@seo.check("in_page_links", MEDIUM)
+@category.check("in_page_links", MEDIUM)
 def in_page_links(context: Context) -> Outcome:
     links = context.page.links
     internals = [link.url for link in links if link.internal]
@@ -266,7 +266,7 @@ def in_page_links(context: Context) -> Outcome:
     return Outcome(value, {"too_many": limit(maximum=maximum, current=len(links))} if len(links) > maximum else {})
 
 
-@seo.check("nofollow_links", LOW)
+@category.check("nofollow_links", LOW)
 def nofollow_links(context: Context) -> Outcome:
     # nofollow on a link to one's own page throws away the crawl path to it.
     nofollow = [link for link in context.page.links if "nofollow" in link.rel]
@@ -275,7 +275,7 @@ def nofollow_links(context: Context) -> Outcome:
     return Outcome(value, {"internal_nofollow": capped(internal)} if internal else {})
 
 
-@seo.check("link_text", MEDIUM)
+@category.check("link_text", MEDIUM)
 def link_text(context: Context) -> Outcome:
     generic, empty = [], []
     for link in context.page.links:
@@ -294,14 +294,14 @@ def link_text(context: Context) -> Outcome:
     return Outcome(len(context.page.links), errors)
 
 
-@seo.check("link_url_readability", LOW)
+@category.check("link_url_readability", LOW)
 def link_url_readability(context: Context) -> Outcome:
     urls = dict.fromkeys(link.url for link in context.page.links if link.internal)
     unfriendly = [url for url in urls if url_problems(url, context.thresholds)]
     return Outcome(len(urls), {"unfriendly_urls": capped(unfriendly)} if unfriendly else {})
 
 
-@seo.check("language", MEDIUM)
+@category.check("language", MEDIUM)
 def language(context: Context) -> Outcome:
     lang = context.page.lang
     if not lang:
@@ -309,7 +309,7 @@ def language(context: Context) -> Outcome:
     return Outcome(lang, {} if LANGUAGE_RE.match(lang) else {"bad_format": lang})
 
 
-@seo.check("favicon", MEDIUM)
+@category.check("favicon", MEDIUM)
 def favicon(context: Context) -> Outcome:
     probe = context.resources.favicon
     if context.page.icons:
