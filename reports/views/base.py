@@ -10,6 +10,7 @@ the Accept header says (the reference redirects to a login page without
 
 from collections.abc import Callable
 
+from django.core.exceptions import ObjectDoesNotExist, ObjectNotUpdated
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
@@ -43,7 +44,8 @@ def _error(message: object, status: int, headers: dict[str, str] | None = None) 
 
 def api_exception_handler(exc: Exception, context: dict) -> Response | None:
     """Answer an exception in interface A's error shape (None lets Django answer a 500)."""
-    if isinstance(exc, Http404):
+    # ObjectNotUpdated: the record was deleted by a parallel request between read and write.
+    if isinstance(exc, Http404 | ObjectDoesNotExist | ObjectNotUpdated):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()

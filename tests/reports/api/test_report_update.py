@@ -186,3 +186,22 @@ def test_update_of_an_unknown_report_is_not_found(owner_client):
     response = owner_client.patch("/api/v1/reports/424242", {"privacy": 1})
 
     assert response.status_code == status.HTTP_404_NOT_FOUND
+
+
+def test_update_of_a_report_deleted_meanwhile_is_not_found(owner_client, user, monkeypatch):
+    from reports.views.reports import ReportViewSet
+
+    report = ReportFactory(owner=user)
+    get_object = ReportViewSet.get_object
+
+    def get_object_then_deleted_by_a_parallel_request(view):
+        found = get_object(view)
+        Report.objects.filter(pk=found.pk).delete()
+        return found
+
+    monkeypatch.setattr(ReportViewSet, "get_object", get_object_then_deleted_by_a_parallel_request)
+
+    response = owner_client.patch(detail(report), {"privacy": 1})
+
+    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert response.json() == {"message": "Resource not found.", "status": 404}
