@@ -1,5 +1,5 @@
 from django.contrib import admin, messages
-from django.core.exceptions import ValidationError
+from django.core.exceptions import ObjectNotUpdated, ValidationError
 from django.db.models import Count, QuerySet
 from django.http import HttpRequest
 from django.template.loader import render_to_string
@@ -75,6 +75,8 @@ class ReportAdmin(admin.ModelAdmin):
                 services.report_refresh(report=report)
             except ValidationError as exc:
                 self.message_user(request, f"{report.url}: {' '.join(exc.messages)}", messages.ERROR)
+            except ObjectNotUpdated:
+                self.message_user(request, f"{report.url}: deleted meanwhile.", messages.WARNING)
             else:
                 refreshed += 1
         if refreshed:
