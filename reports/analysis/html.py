@@ -12,7 +12,8 @@ from urllib.parse import urljoin, urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
-WORD_RE = re.compile(r"[^\W\d_](?:[\w'\u2019-]*\w)?")
+# Letters, allowing inner apostrophes and hyphens ("don't", "well-made"); digits are not words.
+WORD_RE = re.compile(r"[^\W\d_]+(?:['\u2019-][^\W\d_]+)*")
 
 # Elements whose text a reader never sees.
 INVISIBLE_TAGS = ["script", "style", "noscript", "template", "svg"]
@@ -172,7 +173,7 @@ def parse(text: str, url: str) -> ParsedPage:
     """Parse the decoded document fetched from `url` (used to resolve relative links)."""
     tree = LexborHTMLParser(text)
     page = ParsedPage(url=url, html_length=len(text))
-    base = _base_url(tree, url)
+    absolute = UrlResolver(_base_url(tree, url))
     host = url_host(url)
 
     document = tree.root.parent if tree.root is not None else None
@@ -186,20 +187,20 @@ def parse(text: str, url: str) -> ParsedPage:
 
     page.titles = [_text(node) for node in tree.css("title")]
     _read_meta(tree, page)
-    _read_link_tags(tree, page, base)
+    _read_link_tags(tree, page, absolute)
     for node in tree.css("script"):
-        _read_script(node, page, base)
+        _read_script(node, page, absolute)
     for level in range(1, 7):
         tag = f"h{level}"
         page.headings[tag] = [_text(node) for node in tree.css(tag)]
-    page.images = [_image(node, base) for node in tree.css("img")]
-    page.media = [_absolute(base, node.attributes.get("src")) for node in tree.css(MEDIA_SELECTOR)]
-    page.iframes = [_absolute(base, node.attributes.get("src")) for node in tree.css("iframe")]
+    page.images = [_image(node, absolute) for node in tree.css("img")]
+    page.media = [absolute(node.attributes.get("src")) for node in tree.css(MEDIA_SELECTOR)]
+    page.iframes = [absolute(node.attributes.get("src")) for node in tree.css("iframe")]
     page.plugins = [
-        (_absolute(base, node.attributes.get("data") or node.attributes.get("src")), node.attributes.get("type") or "")
+        (absolute(node.attributes.get("data") or node.attributes.get("src")), node.attributes.get("type") or "")
         for node in tree.css("object, embed")
     ]
-    page.links = [_link(node, base, host) for node in tree.css("a[href]")]
+    page.links = [_link(node, absolute, host) for node in tree.css("a[href]")]
     page.inline_styles = [node.tag or "" for node in tree.css("[style]")]
     page.style_blocks = len(tree.css("style"))
     page.deprecated_tags = Counter({tag: n for tag in DEPRECATED_TAGS if (n := len(tree.css(tag)))})
@@ -207,23 +208,44 @@ def parse(text: str, url: str) -> ParsedPage:
 
     tree.strip_tags(INVISIBLE_TAGS)
     page.text = " ".join(tree.body.text(separator=" ").split()) if tree.body is not None else ""
-    page.words = [word.lower() for word in WORD_RE.findall(page.text)]
+    page.words = WORD_RE.findall(page.text.lower())
     return page
+
+
+class UrlResolver:
+    """Resolves hrefs against the page's base URL, remembering each answer.
+
+    Pages repeat the same few hrefs many times and urljoin() is slow, so absolute
+    and root-relative hrefs take a shortcut and everything else is cached.
+    """
+
+    def __init__(self, base: str) -> None:
+        self.base = base
+        parts = urlsplit(base)
+        self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.cache: dict[str, str] = {}
+
+    def __call__(self, href: str | None) -> str:
+        href = (href or "").strip()
+        if not href:
+            return ""
+        if href.startswith(("https://", "http://")) and "/." not in href:
+            return href
+        if href[0] == "/" and not href.startswith("//") and "/." not in href and "\\" not in href:
+            return self.origin + href
+        url = self.cache.get(href)
+        if url is None:
+            try:
+                url = urljoin(self.base, href)
+            except ValueError:
+                url = href  # malformed (e.g. an unclosed IPv6 bracket); kept as written for the evidence
+            self.cache[href] = url
+        return url
 
 
 def _base_url(tree: LexborHTMLParser, url: str) -> str:
     base = tree.css_first("base[href]")
     return urljoin(url, base.attributes.get("href") or "") if base is not None else url
-
-
-def _absolute(base: str, href: str | None) -> str:
-    href = (href or "").strip()
-    if not href:
-        return ""
-    try:
-        return urljoin(base, href)
-    except ValueError:
-        return href  # malformed (e.g. an unclosed IPv6 bracket); keep it as written for the evidence
 
 
 def url_host(url: str) -> str:
@@ -253,10 +275,10 @@ def _read_meta(tree: LexborHTMLParser, page: ParsedPage) -> None:
                 page.meta_charset = content_type_charset(attrs.get("content") or "")
 
 
-def _read_link_tags(tree: LexborHTMLParser, page: ParsedPage, base: str) -> None:
+def _read_link_tags(tree: LexborHTMLParser, page: ParsedPage, absolute: UrlResolver) -> None:
     for node in tree.css("link[rel]"):
         rel = set((node.attributes.get("rel") or "").lower().split())
-        href = _absolute(base, node.attributes.get("href"))
+        href = absolute(node.attributes.get("href"))
         if "canonical" in rel:
             page.canonicals.append(href)
         if "alternate" in rel and node.attributes.get("hreflang") is not None:
@@ -267,13 +289,13 @@ def _read_link_tags(tree: LexborHTMLParser, page: ParsedPage, base: str) -> None
             page.stylesheets.append(href)
 
 
-def _read_script(node: LexborNode, page: ParsedPage, base: str) -> None:
+def _read_script(node: LexborNode, page: ParsedPage, absolute: UrlResolver) -> None:
     attrs = node.attributes
     script_type = (attrs.get("type") or "").strip().lower()
     if script_type == "application/ld+json":
         page.json_ld.append(node.text() or "")
         return
-    src = _absolute(base, attrs.get("src"))
+    src = absolute(attrs.get("src"))
     if src:
         parent = node.parent
         page.scripts.append(
@@ -287,17 +309,17 @@ def _read_script(node: LexborNode, page: ParsedPage, base: str) -> None:
         )
 
 
-def _image(node: LexborNode, base: str) -> Image:
+def _image(node: LexborNode, absolute: UrlResolver) -> Image:
     parent = node.parent
     in_picture = parent is not None and parent.tag == "picture"
     types = tuple((s.attributes.get("type") or "").lower() for s in parent.css("source")) if in_picture else ()
-    return Image(src=_absolute(base, node.attributes.get("src")), alt=node.attributes.get("alt"), source_types=types)
+    return Image(src=absolute(node.attributes.get("src")), alt=node.attributes.get("alt"), source_types=types)
 
 
-def _link(node: LexborNode, base: str, host: str) -> Link:
+def _link(node: LexborNode, absolute: UrlResolver, host: str) -> Link:
     attrs = node.attributes
     href = (attrs.get("href") or "").strip()
-    url = _absolute(base, href)
+    url = absolute(href)
     internal = url_host(url) == host and url.startswith(("http://", "https://"))
     image_alts = " ".join((img.attributes.get("alt") or "") for img in node.css("img"))
     return Link(
