@@ -199,6 +199,14 @@ REPORTS_MAX_REDIRECTS = env_int("REPORTS_MAX_REDIRECTS", 5, minimum=0)
 REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
 REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")
 REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)
+# Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
+# (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.
+REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")
+REPORTS_IMPORTANCE_WEIGHTS = env_str("REPORTS_IMPORTANCE_WEIGHTS")  # {"high": 10, "medium": 5, "low": 0}
+REPORTS_RATING_BANDS = env_str("REPORTS_RATING_BANDS")  # lowest score for each rating: {"good": 80, "decent": 50}
+# Password attempts on one password-protected report page, per client address.
+REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
+REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)
 
 # --- Interface B: pastes --------------------------------------------------
 

@@ -1,5 +1,16 @@
 """Interface A's REST API, mounted at /api/v1/."""
 
+from rest_framework.routers import SimpleRouter
+
+from .views.projects import ProjectViewSet
+from .views.reports import ReportViewSet
+
 app_name = "reports-api"
 
-urlpatterns: list = []
+# Like the reference, paths answer with or without a trailing slash.
+router = SimpleRouter()
+router.trailing_slash = "/?"
+router.register("reports", ReportViewSet, basename="report")
+router.register("projects", ProjectViewSet, basename="project")
+
+urlpatterns = router.urls

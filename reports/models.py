@@ -1,3 +1,20 @@
+"""Interface A's records: API keys, projects (one per analysed host) and reports.
+
+Deletes cascade in the database (`DB_CASCADE`): deleting a project removes every
+report of it in the same statement, including one inserted by a request that
+raced the delete, so no report can outlive its project.
+"""
+
+from typing import Self
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.urls import reverse
+
 from common.api_keys import AbstractApiKey
 
 
@@ -8,3 +25,124 @@ class ApiKey(AbstractApiKey):
 
     class Meta(AbstractApiKey.Meta):
         verbose_name = "reports API key"
+
+
+class Project(models.Model):
+    """The reports of one owner about one host; made by the first report of that host."""
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.DB_CASCADE,
+        related_name="report_projects",
+        # The unique (owner, name) constraint below serves every lookup by owner.
+        db_index=False,
+    )
+    name = models.CharField(max_length=255, help_text="The host of the project's URLs.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "name"], name="reports_project_owner_name_uniq"),
+        ]
+        indexes = [
+            # GET /projects sorted by created_at (the default sort).
+            models.Index(fields=["owner", "created_at"], name="reports_project_owner_created"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @staticmethod
+    def name_for_url(url: str) -> str:
+        return (urlsplit(url).hostname or "").lower()
+
+
+class ReportQuerySet(models.QuerySet):
+    def owned_by(self, user: models.Model) -> Self:
+        return self.filter(owner=user)
+
+
+class Report(models.Model):
+    """One analysis of one page, kept with its score and every check's result."""
+
+    class Result(models.TextChoices):
+        GOOD = "good", "Good"
+        DECENT = "decent", "Decent"
+        BAD = "bad", "Bad"
+
+    class Privacy(models.IntegerChoices):
+        PUBLIC = 0, "Public"
+        PRIVATE = 1, "Private"
+        PASSWORD = 2, "Password"
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.DB_CASCADE,
+        related_name="reports",
+        # The composite owner indexes below serve every lookup by owner.
+        db_index=False,
+    )
+    project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="reports", db_index=False)
+    url = models.CharField(max_length=2048)
+    result = models.CharField(max_length=6, choices=Result.choices)
+    score = models.PositiveSmallIntegerField(help_text="0 to 100.")
+    results = models.JSONField(default=dict, help_text="Each check's outcome, grouped by category.")
+    privacy = models.PositiveSmallIntegerField(choices=Privacy.choices, default=Privacy.PUBLIC)
+    # A password hash (django.contrib.auth.hashers), set only while privacy is PASSWORD.
+    password = models.CharField(max_length=128, blank=True, default="")
+    generated_at = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = ReportQuerySet.as_manager()
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(score__lte=100), name="reports_report_score_range"),
+            models.CheckConstraint(
+                condition=Q(result__in=["good", "decent", "bad"]), name="reports_report_result_valid"
+            ),
+            models.CheckConstraint(condition=Q(privacy__in=[0, 1, 2]), name="reports_report_privacy_valid"),
+            models.CheckConstraint(
+                condition=(Q(privacy=2) & ~Q(password="")) | (~Q(privacy=2) & Q(password="")),
+                name="reports_report_password_iff_protected",
+                violation_error_message="A password-protected report needs a password, and only such a report has one.",
+            ),
+        ]
+        indexes = [
+            # GET /reports: the owner's reports by id (the default sort), by generated_at,
+            # by score (sort_by=result) and filtered on result.
+            models.Index(fields=["owner", "id"], name="reports_report_owner_id"),
+            models.Index(fields=["owner", "generated_at"], name="reports_report_owner_generated"),
+            models.Index(fields=["owner", "score"], name="reports_report_owner_score"),
+            models.Index(fields=["owner", "result", "id"], name="reports_report_owner_result"),
+            # No index for sort_by=url: a 2048-character URL can exceed a B-tree entry's size limit.
+            # GET /reports?project=… and the cascade from a deleted project.
+            models.Index(fields=["project", "id"], name="reports_report_project_id"),
+        ]
+
+    def __str__(self) -> str:
+        return self.url
+
+    def get_absolute_url(self) -> str:
+        return reverse("reports:report-page", args=[self.pk])
+
+    def clean(self) -> None:
+        # Not expressible as a constraint: the database cannot compare across the foreign key.
+        if self.project_id is not None and self.project.owner_id != self.owner_id:
+            raise ValidationError({"project": "A report belongs to a project of its own owner."})
+
+    @property
+    def has_password(self) -> bool:
+        return bool(self.password)
+
+    def set_privacy(self, privacy: int, password: str | None = None) -> None:
+        """Set the page's privacy; a password is kept (hashed) only for PASSWORD privacy."""
+        self.privacy = privacy
+        if privacy != self.Privacy.PASSWORD:
+            self.password = ""
+        elif password:
+            self.password = make_password(password)
+
+    def check_page_password(self, raw_password: str) -> bool:
+        return bool(self.password) and check_password(raw_password, self.password)

@@ -1,3 +1,11 @@
+"""Interface A's HTML pages, mounted at the site root."""
+
+from django.urls import path
+
+from .views import pages
+
 app_name = "reports"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("reports/<int:report_id>", pages.report_page, name="report-page"),
+]

@@ -1,0 +1,87 @@
+"""Security checks: transport security and what the page gives away."""
+
+import re
+
+from ..context import Context
+from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, directives
+
+category = Category("security")
+
+EMAIL_RE = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}")
+VERSION_RE = re.compile(r"\d+(\.\d+)+|/\d")
+# Headers that exist only to name the software behind the site.
+DISCLOSING_HEADERS = ("x-powered-by", "x-aspnet-version", "x-aspnetmvc-version", "x-generator")
+
+
+def _is_https(context: Context) -> bool:
+    return context.document.url.startswith("https://")
+
+
+@category.check("https_encryption", HIGH)
+def https_encryption(context: Context) -> Outcome:
+    url = context.document.url
+    return Outcome(url, {} if _is_https(context) else {"not_https": url})
+
+
+@category.check("mixed_content", MEDIUM)
+def mixed_content(context: Context) -> Outcome:
+    if not _is_https(context):
+        return Outcome([])  # the whole page is insecure: https_encryption reports that
+    page = context.page
+    urls = [*page.resource_urls, *(url for url, _ in page.plugins if url)]
+    insecure = list(dict.fromkeys(url for url in urls if url.startswith("http://")))
+    return Outcome(capped(insecure), {"insecure_resources": capped(insecure)} if insecure else {})
+
+
+@category.check("server_signature", MEDIUM)
+def server_signature(context: Context) -> Outcome:
+    headers = context.document.headers
+    server = headers.get("server")
+    revealed = {name: headers[name] for name in DISCLOSING_HEADERS if name in headers}
+    if server and VERSION_RE.search(server):
+        revealed = {"server": server, **revealed}
+    return Outcome(server, {"revealed": revealed} if revealed else {})
+
+
+@category.check("unsafe_cross_origin_links", MEDIUM)
+def unsafe_cross_origin_links(context: Context) -> Outcome:
+    unsafe = [
+        link.url
+        for link in context.page.links
+        if link.target == "_blank"
+        and not link.internal
+        and link.url.startswith(("http://", "https://"))
+        and not {"noopener", "noreferrer"} & link.rel
+    ]
+    return Outcome(len(unsafe), {"missing_noopener": capped(unsafe)} if unsafe else {})
+
+
+@category.check("hsts", LOW)
+def hsts(context: Context) -> Outcome:
+    header = context.document.headers.get("strict-transport-security")
+    if not _is_https(context):
+        return Outcome(header, {"not_https": None})  # browsers ignore HSTS sent over plain HTTP
+    if not header:
+        return Outcome(None, {"missing": None})
+    max_age = directives(header, ";").get("max-age", "")
+    if not max_age.isdigit() or int(max_age) == 0:
+        return Outcome(header, {"bad_format": header})
+    return Outcome(header)
+
+
+@category.check("plaintext_email", LOW)
+def plaintext_email(context: Context) -> Outcome:
+    page = context.page
+    mailto = [
+        link.href[len("mailto:") :].split("?", 1)[0] for link in page.links if link.href.lower().startswith("mailto:")
+    ]
+    found = list(dict.fromkeys([*EMAIL_RE.findall(page.text), *filter(None, mailto)]))
+    return Outcome(capped(found), {"found": capped(found)} if found else {})
+
+
+@category.check("content_security_policy", LOW)
+def content_security_policy(context: Context) -> Outcome:
+    policy = context.document.headers.get("content-security-policy") or context.page.meta_http_equiv.get(
+        "content-security-policy"
+    )
+    return Outcome(policy, {} if policy else {"missing": None})

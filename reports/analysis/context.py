@@ -1,0 +1,52 @@
+"""What the checks look at: the fetched document, its parsed HTML and the site's other files."""
+
+from dataclasses import dataclass, field
+
+from .fetch import Fetched
+from .html import Decoded, ParsedPage
+
+
+@dataclass(frozen=True)
+class Probe:
+    """The outcome of one sub-request: the response, or why there is none."""
+
+    url: str
+    fetched: Fetched | None = None
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.fetched is not None and self.fetched.ok
+
+    @property
+    def status(self) -> int | None:
+        return self.fetched.status if self.fetched is not None else None
+
+
+@dataclass
+class Resources:
+    """The sub-requests made for one page (None: not attempted, e.g. over the sub-request cap)."""
+
+    robots: Probe | None = None
+    sitemap: Probe | None = None
+    not_found: Probe | None = None
+    llms_txt: Probe | None = None
+    favicon: Probe | None = None
+    assets: dict[str, Probe] = field(default_factory=dict)
+    alpn: str | None = None  # protocol chosen by TLS ALPN when we offered h2
+    alpn_error: str | None = None
+
+    @property
+    def count(self) -> int:
+        probes = [self.robots, self.sitemap, self.not_found, self.llms_txt, self.favicon]
+        return sum(probe is not None for probe in probes) + len(self.assets)
+
+
+@dataclass(frozen=True)
+class Context:
+    url: str  # as requested
+    document: Fetched
+    decoded: Decoded
+    page: ParsedPage
+    resources: Resources
+    thresholds: dict[str, float]

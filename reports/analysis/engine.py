@@ -1,0 +1,48 @@
+"""`analyze(url)`: fetch a page and what it needs, run every check, score the result."""
+
+import time
+
+import httpx
+
+from . import config, scoring
+from .checks import run_checks
+from .context import Context
+from .errors import AnalysisError
+from .fetch import Fetcher
+from .html import content_type_charset, decode, parse
+from .result import AnalysisResult
+from .subrequests import gather
+
+
+def analyze(url: str) -> AnalysisResult:
+    """Analyse the page at `url`; raise AnalysisError (with a message for the user) if it cannot be."""
+    started = time.monotonic()
+    fetcher = Fetcher()
+    try:
+        document = fetcher.fetch(url, html_only=True)
+        if document.status >= 400:
+            reason = httpx.codes.get_reason_phrase(document.status)
+            raise AnalysisError(f"The page answered with HTTP status {document.status} ({reason}).")
+        decoded = decode(document.body, content_type_charset(document.headers.get("content-type", "")))
+        page = parse(decoded.text, document.url)
+        resources = gather(fetcher, document, page)
+    finally:
+        fetcher.close()
+    context = Context(url, document, decoded, page, resources, config.thresholds())
+    results = run_checks(context)
+    score = scoring.score(results, config.importance_weights())
+    timing = {
+        "ttfb_ms": document.ttfb_ms,
+        "total_ms": document.total_ms,
+        "redirects": len(document.redirects),
+        "subrequests": resources.count,
+        "analysis_ms": round((time.monotonic() - started) * 1000),
+    }
+    return AnalysisResult(
+        url=url,
+        final_url=document.url,
+        score=score,
+        rating=scoring.rating(score, config.rating_bands()),
+        results=results,
+        timing=timing,
+    )

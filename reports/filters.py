@@ -1,0 +1,92 @@
+"""List filters for interface A.
+
+The reference product never rejects a list request for its parameters: an
+unknown `sort_by`, `sort`, `search_by` or `result` is replaced by the default
+(no filter, `id`, `desc`). `DefaultingFilterSet` does the same by dropping
+invalid values instead of raising.
+"""
+
+from django.db.models import QuerySet
+from django_filters import rest_framework as filters
+
+from .models import Project, Report
+
+SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
+
+
+class DefaultingFilterSet(filters.FilterSet):
+    """A filter set whose invalid values fall back to their defaults, then ordered by `sort_by` and `sort`."""
+
+    sort = filters.ChoiceFilter(choices=SORT_CHOICES, method="keep", help_text="desc (default) or asc.")
+
+    # sort_by value → model fields to order by; the last one breaks ties.
+    sort_fields: dict[str, tuple[str, ...]] = {}
+    default_sort_by = ""
+
+    def is_valid(self) -> bool:
+        # Invalid fields are left out of form.cleaned_data, so they filter nothing.
+        return self.is_bound
+
+    def keep(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        """Parameters that only steer other filters or the ordering."""
+        return queryset
+
+    def filter_queryset(self, queryset: QuerySet) -> QuerySet:
+        queryset = super().filter_queryset(queryset)
+        cleaned = self.form.cleaned_data
+        fields = self.sort_fields[cleaned.get("sort_by") or self.default_sort_by]
+        prefix = "" if cleaned.get("sort") == "asc" else "-"
+        return queryset.order_by(*(prefix + field for field in fields))
+
+
+class ReportFilterSet(DefaultingFilterSet):
+    search = filters.CharFilter(
+        field_name="url", lookup_expr="icontains", help_text="Reports whose URL contains this (any case)."
+    )
+    search_by = filters.ChoiceFilter(
+        choices=[("url", "url")], method="keep", help_text="The field searched: only url (the default)."
+    )
+    project = filters.CharFilter(method="filter_project", help_text="Only the reports of this project (a host).")
+    result = filters.ChoiceFilter(choices=Report.Result.choices, help_text="good, decent or bad.")
+    sort_by = filters.ChoiceFilter(
+        choices=[("id", "id"), ("generated_at", "generated_at"), ("url", "url"), ("result", "result")],
+        method="keep",
+        help_text="id (default), generated_at, url or result (result sorts by the score behind it).",
+    )
+
+    sort_fields = {
+        "id": ("id",),
+        "generated_at": ("generated_at", "id"),
+        "url": ("url", "id"),
+        # The score orders the ratings (bad < decent < good) and the reports within each.
+        "result": ("score", "id"),
+    }
+    default_sort_by = "id"
+
+    class Meta:
+        model = Report
+        fields = ["search", "search_by", "project", "result", "sort_by", "sort"]
+
+    def filter_project(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(project__name=value.strip().lower())
+
+
+class ProjectFilterSet(DefaultingFilterSet):
+    search = filters.CharFilter(
+        field_name="name", lookup_expr="icontains", help_text="Projects whose name contains this (any case)."
+    )
+    search_by = filters.ChoiceFilter(
+        choices=[("project", "project")], method="keep", help_text="The field searched: only project (the default)."
+    )
+    sort_by = filters.ChoiceFilter(
+        choices=[("created_at", "created_at"), ("project", "project")],
+        method="keep",
+        help_text="created_at (default) or project.",
+    )
+
+    sort_fields = {"created_at": ("created_at", "id"), "project": ("name",)}
+    default_sort_by = "created_at"
+
+    class Meta:
+        model = Project
+        fields = ["search", "search_by", "sort_by", "sort"]

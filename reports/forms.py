@@ -1,0 +1,14 @@
+from django import forms
+
+from .serializers import PASSWORD_MAX_LENGTH
+
+
+class ReportPasswordForm(forms.Form):
+    """The password asked for by a password-protected report page."""
+
+    password = forms.CharField(
+        label="Password",
+        max_length=PASSWORD_MAX_LENGTH,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autofocus": True}),
+    )

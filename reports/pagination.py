@@ -1,0 +1,124 @@
+"""Laravel's paginated envelope, which the reference product's API clients read.
+
+`{"data": [...], "links": {first, last, prev, next}, "meta": {current_page, from,
+last_page, path, per_page, to, total}, "status": 200}`. Like the reference, an
+unusable `page` or `per_page` falls back to the default instead of failing, and a
+page past the end is an empty page (with `from` and `to` null), not an error.
+Links keep the request's other query parameters. Laravel's `meta.links` (the
+page-number buttons of its HTML paginator) is left out: API clients page with
+`links.next`/`links.prev` or `page`.
+"""
+
+import math
+
+from django.db.models import QuerySet
+from rest_framework.pagination import BasePagination
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
+
+PER_PAGE_CHOICES = (10, 25, 50, 100)
+DEFAULT_PER_PAGE = 10
+
+
+def _int_or_none(raw: str | None) -> int | None:
+    try:
+        return int(raw) if raw is not None else None
+    except ValueError:
+        return None
+
+
+class LaravelPagination(BasePagination):
+    page_query_param = "page"
+    per_page_query_param = "per_page"
+
+    def paginate_queryset(self, queryset: QuerySet, request: Request, view: APIView | None = None) -> list:
+        self.request = request
+        per_page = _int_or_none(request.query_params.get(self.per_page_query_param))
+        self.per_page = per_page if per_page in PER_PAGE_CHOICES else DEFAULT_PER_PAGE
+        page = _int_or_none(request.query_params.get(self.page_query_param))
+        self.page = page if page is not None and page >= 1 else 1
+        self.total = queryset.count()
+        self.offset = (self.page - 1) * self.per_page
+        # Past the end, skip the query: a huge page number would overflow the SQL OFFSET.
+        self.items = list(queryset[self.offset : self.offset + self.per_page]) if self.offset < self.total else []
+        return self.items
+
+    def get_paginated_response(self, data: list) -> Response:
+        last_page = max(1, math.ceil(self.total / self.per_page))
+        return Response(
+            {
+                "data": data,
+                "links": {
+                    "first": self._page_url(1),
+                    "last": self._page_url(last_page),
+                    "prev": self._page_url(self.page - 1) if self.page > 1 else None,
+                    "next": self._page_url(self.page + 1) if self.page < last_page else None,
+                },
+                "meta": {
+                    "current_page": self.page,
+                    "from": self.offset + 1 if self.items else None,
+                    "last_page": last_page,
+                    "path": self.request.build_absolute_uri(self.request.path),
+                    "per_page": self.per_page,
+                    "to": self.offset + len(self.items) if self.items else None,
+                    "total": self.total,
+                },
+                "status": 200,
+            }
+        )
+
+    def _page_url(self, page: int) -> str:
+        return replace_query_param(self.request.build_absolute_uri(), self.page_query_param, page)
+
+    def get_paginated_response_schema(self, schema: dict) -> dict:
+        nullable_url = {"type": "string", "format": "uri", "nullable": True}
+        nullable_int = {"type": "integer", "nullable": True}
+        return {
+            "type": "object",
+            "required": ["data", "links", "meta", "status"],
+            "properties": {
+                "data": schema,
+                "links": {
+                    "type": "object",
+                    "properties": {
+                        "first": {"type": "string", "format": "uri"},
+                        "last": {"type": "string", "format": "uri"},
+                        "prev": nullable_url,
+                        "next": nullable_url,
+                    },
+                },
+                "meta": {
+                    "type": "object",
+                    "properties": {
+                        "current_page": {"type": "integer"},
+                        "from": nullable_int,
+                        "last_page": {"type": "integer"},
+                        "path": {"type": "string", "format": "uri"},
+                        "per_page": {"type": "integer", "enum": list(PER_PAGE_CHOICES)},
+                        "to": nullable_int,
+                        "total": {"type": "integer"},
+                    },
+                },
+                "status": {"type": "integer", "example": 200},
+            },
+        }
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict]:
+        return [
+            {
+                "name": self.page_query_param,
+                "in": "query",
+                "required": False,
+                "description": "Page number (default 1; an unusable value means 1).",
+                "schema": {"type": "integer"},
+            },
+            {
+                "name": self.per_page_query_param,
+                "in": "query",
+                "required": False,
+                "description": "Results per page: 10, 25, 50 or 100 (default 10; any other value means 10).",
+                "schema": {"type": "integer", "enum": list(PER_PAGE_CHOICES)},
+            },
+        ]

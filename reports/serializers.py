@@ -1,0 +1,153 @@
+"""What interface A reads and writes.
+
+Output follows the reference product's resources; input messages follow its
+Laravel wording ("The url field is required.") so that clients showing them to
+people need no change.
+"""
+
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.core.validators import URLValidator
+from rest_framework import serializers
+
+from .models import Project, Report
+
+# Laravel's timestamp format: ISO 8601 in UTC with microseconds.
+TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
+URL_MAX_LENGTH = 2048
+PASSWORD_MAX_LENGTH = 128
+
+PRIVACY_HELP = "0 public, 1 private (only the owner, signed in), 2 password-protected."
+INVALID_URL = "The url must be a valid http or https URL."
+URL_WITH_CREDENTIALS = "The url must not contain a user name or password."
+PASSWORD_REQUIRED = "The password field is required when privacy is 2."
+
+
+def _messages(field: str, **extra: str) -> dict[str, str]:
+    return {
+        "required": f"The {field} field is required.",
+        "null": f"The {field} field is required.",
+        "blank": f"The {field} field is required.",
+        "invalid": f"The {field} must be a string.",
+        **extra,
+    }
+
+
+class ReportSerializer(serializers.ModelSerializer):
+    project = serializers.CharField(source="project.name", read_only=True, help_text="The host of the URL.")
+    password = serializers.BooleanField(
+        source="has_password", read_only=True, help_text="Whether the page has a password; the password never leaves."
+    )
+    results = serializers.JSONField(read_only=True, help_text="category → check → {passed, importance, value, errors}.")
+    generated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    updated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+
+    class Meta:
+        model = Report
+        fields = [
+            "id",
+            "url",
+            "project",
+            "result",
+            "score",
+            "results",
+            "privacy",
+            "password",
+            "generated_at",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+
+class ProjectSerializer(serializers.ModelSerializer):
+    project = serializers.CharField(source="name", read_only=True, help_text="The project's name: a host.")
+    created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+
+    class Meta:
+        model = Project
+        fields = ["project", "created_at"]
+        read_only_fields = fields
+
+
+class StringField(serializers.CharField):
+    """A CharField that takes only strings: a JSON number or boolean is a wrong type, not text."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class PrivacyField(serializers.ChoiceField):
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            choices=Report.Privacy.choices,
+            allow_null=True,
+            error_messages={"invalid_choice": "The privacy must be 0, 1 or 2."},
+            help_text=PRIVACY_HELP,
+            **kwargs,
+        )
+
+
+class PasswordField(StringField):
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            max_length=PASSWORD_MAX_LENGTH,
+            trim_whitespace=False,
+            allow_blank=True,
+            allow_null=True,
+            error_messages=_messages(
+                "password", max_length=f"The password may not be greater than {PASSWORD_MAX_LENGTH} characters."
+            ),
+            help_text="The report page's password; required with privacy 2 and ignored otherwise.",
+            **kwargs,
+        )
+
+
+class ReportCreateSerializer(serializers.Serializer):
+    url = StringField(
+        max_length=URL_MAX_LENGTH,
+        error_messages=_messages("url", max_length=f"The url may not be greater than {URL_MAX_LENGTH} characters."),
+        help_text="The page to analyse: an http or https URL of at most 2048 characters, without credentials.",
+    )
+    privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC)
+    password = PasswordField(required=False, default="")
+
+    def validate_url(self, value: str) -> str:
+        try:
+            URLValidator(schemes=["http", "https"])(value)
+        except DjangoValidationError:
+            raise serializers.ValidationError(INVALID_URL, code="invalid_url") from None
+        # Credentials in a URL would be stored and shown on the report page.
+        if "@" in urlsplit(value).netloc:
+            raise serializers.ValidationError(URL_WITH_CREDENTIALS, code="url_with_credentials")
+        return value
+
+    def validate(self, attrs: dict) -> dict:
+        attrs["privacy"] = Report.Privacy.PUBLIC if attrs.get("privacy") is None else attrs["privacy"]
+        if attrs["privacy"] == Report.Privacy.PASSWORD and not attrs.get("password"):
+            raise serializers.ValidationError({"password": [PASSWORD_REQUIRED]}, code="required")
+        return attrs
+
+
+class ReportUpdateSerializer(serializers.Serializer):
+    """PUT and PATCH alike: every parameter is optional and only those given change."""
+
+    privacy = PrivacyField(required=False)
+    password = PasswordField(required=False)
+    results = serializers.BooleanField(
+        required=False,
+        default=False,
+        error_messages={"invalid": "The results must be 0 or 1."},
+        help_text="1 runs the analysis again (new results, score and generated_at); 0 (default) does not.",
+    )
+
+    def validate(self, attrs: dict) -> dict:
+        report: Report = self.context["report"]
+        privacy = report.privacy if attrs.get("privacy") is None else attrs["privacy"]
+        if privacy == Report.Privacy.PASSWORD and not attrs.get("password") and not report.has_password:
+            raise serializers.ValidationError({"password": [PASSWORD_REQUIRED]}, code="required")
+        return attrs

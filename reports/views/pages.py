@@ -1,0 +1,86 @@
+"""The public page of a report, /reports/<id>, which honours the report's privacy.
+
+- 0 public: anyone.
+- 1 private: only the owner, signed in (Django session); anyone else gets a 404,
+  which does not reveal that the report exists.
+- 2 password: a password form; the right password unlocks the report for the
+  session, until the owner changes the password. The owner, signed in, needs none.
+  Attempts are limited per client address and report
+  (REPORTS_PAGE_PASSWORD_ATTEMPTS per REPORTS_PAGE_PASSWORD_PERIOD seconds).
+"""
+
+from django.conf import settings
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.cache import patch_cache_control
+from django.utils.crypto import constant_time_compare, salted_hmac
+from django.views.decorators.http import require_http_methods
+
+from common import ratelimit
+from common.http import client_ip
+from reports import presentation
+from reports.forms import ReportPasswordForm
+from reports.models import Report
+
+UNLOCKED_SESSION_KEY = "reports:unlocked"
+WRONG_PASSWORD = "The password is incorrect."
+
+
+def _unlock_token(report: Report) -> str:
+    # Bound to the password hash, so a new password locks the page again.
+    return salted_hmac("reports.page-unlock", f"{report.pk}:{report.password}").hexdigest()
+
+
+def _is_unlocked(request: HttpRequest, report: Report) -> bool:
+    token = request.session.get(UNLOCKED_SESSION_KEY, {}).get(str(report.pk), "")
+    return constant_time_compare(token, _unlock_token(report))
+
+
+def _unlock(request: HttpRequest, report: Report) -> None:
+    unlocked = request.session.get(UNLOCKED_SESSION_KEY, {})
+    unlocked[str(report.pk)] = _unlock_token(report)
+    request.session[UNLOCKED_SESSION_KEY] = unlocked
+
+
+def _password_page(request: HttpRequest, report: Report) -> HttpResponse:
+    form = ReportPasswordForm(request.POST if request.method == "POST" else None)
+    status = 200
+    if request.method == "POST":
+        attempt = ratelimit.hit(
+            f"reports-page-password:{client_ip(request)}:{report.pk}",
+            limit=settings.REPORTS_PAGE_PASSWORD_ATTEMPTS,
+            period=settings.REPORTS_PAGE_PASSWORD_PERIOD,
+        )
+        if not attempt.allowed:
+            status = 429
+            form.add_error(None, f"Too many attempts. Try again in {attempt.retry_after} seconds.")
+        elif form.is_valid() and report.check_page_password(form.cleaned_data["password"]):
+            _unlock(request, report)
+            return redirect(report)
+        elif form.is_valid():
+            form.add_error("password", WRONG_PASSWORD)
+    response = render(request, "reports/report_password.html", {"report": report, "form": form}, status=status)
+    if status == 429:
+        response["Retry-After"] = str(attempt.retry_after)
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
+    report = get_object_or_404(Report.objects.select_related("project"), pk=report_id)
+    is_owner = request.user.is_authenticated and request.user.pk == report.owner_id
+    if report.privacy == Report.Privacy.PRIVATE and not is_owner:
+        raise Http404("No such report.")
+    if report.privacy == Report.Privacy.PASSWORD and not is_owner and not _is_unlocked(request, report):
+        response = _password_page(request, report)
+    elif request.method == "POST":
+        return redirect(report)
+    else:
+        response = render(
+            request,
+            "reports/report.html",
+            {"report": report, "categories": presentation.categories(report.results), "is_owner": is_owner},
+        )
+    if report.privacy != Report.Privacy.PUBLIC:
+        patch_cache_control(response, private=True, no_store=True)
+    return response

@@ -1,0 +1,183 @@
+"""Every way fetching can fail ends in an AnalysisError whose message names the cause."""
+
+import ipaddress
+import socket
+
+import pytest
+
+from reports.analysis import AnalysisError, analyze, netguard
+
+real_forbidden_reason = netguard.forbidden_reason
+
+
+@pytest.fixture
+def public_test_site(test_site, settings, monkeypatch):
+    """The test site with the SSRF guard on, pretending 127.0.0.1 is a public address."""
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+
+    def forbidden_reason(address):
+        return None if address == ipaddress.ip_address("127.0.0.1") else real_forbidden_reason(address)
+
+    monkeypatch.setattr(netguard, "forbidden_reason", forbidden_reason)
+    return test_site
+
+
+def analysis_error(url: str) -> str:
+    with pytest.raises(AnalysisError) as excinfo:
+        analyze(url)
+    assert str(excinfo.value) == excinfo.value.message
+    return excinfo.value.message
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def test_loopback_is_refused_by_default(test_site, settings):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+
+    assert analysis_error(test_site.url("/good")) == "The address 127.0.0.1 is private; fetching it is not allowed."
+
+
+def test_loopback_refusal_sends_no_request(test_site, settings):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+    before = len(test_site.requests())
+
+    analysis_error(test_site.url("/good?refused"))
+
+    assert ("GET", "/good?refused") not in test_site.requests()[before:]
+
+
+@pytest.mark.parametrize(
+    ("url", "address"),
+    [
+        ("http://[::1]/", "::1"),
+        ("http://[::ffff:127.0.0.1]/", "::ffff:127.0.0.1"),
+        ("http://10.0.0.1/", "10.0.0.1"),
+        ("https://192.168.0.10:8443/", "192.168.0.10"),
+        ("http://169.254.169.254/latest/meta-data/", "169.254.169.254"),
+        ("http://0.0.0.0/", "0.0.0.0"),
+        ("http://[fe80::1]/", "fe80::1"),
+    ],
+)
+def test_private_addresses_are_refused(url, address, settings):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+
+    assert analysis_error(url) == f"The address {address} is private; fetching it is not allowed."
+
+
+def test_a_host_name_resolving_to_a_private_address_is_refused(settings, monkeypatch):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+    monkeypatch.setattr(netguard, "resolve", lambda host, port: ["192.168.1.20"])
+
+    assert analysis_error("http://intranet.example/") == (
+        "The address 192.168.1.20 is private; fetching it is not allowed."
+    )
+
+
+def test_the_guard_lets_a_public_address_through(public_test_site):
+    assert analyze(public_test_site.url("/good")).rating == "good"
+
+
+def test_a_redirect_to_a_private_address_is_refused(public_test_site):
+    url = public_test_site.url("/redirect/to?location=http://10.0.0.1/admin")
+
+    assert analysis_error(url) == "The address 10.0.0.1 is private; fetching it is not allowed."
+
+
+def test_a_redirect_to_ipv6_loopback_is_refused(public_test_site):
+    url = public_test_site.url("/redirect/to?location=http://[::1]:8000/")
+
+    assert analysis_error(url) == "The address ::1 is private; fetching it is not allowed."
+
+
+def test_a_redirect_to_a_name_resolving_to_a_private_address_is_refused(public_test_site, monkeypatch):
+    monkeypatch.setattr(netguard, "resolve", lambda host, port: ["169.254.169.254"])
+    url = public_test_site.url("/redirect/to?location=http://metadata.example/")
+
+    assert analysis_error(url) == "The address 169.254.169.254 is private; fetching it is not allowed."
+
+
+def test_a_host_that_does_not_resolve_is_reported():
+    assert analysis_error("http://example.invalid/") == "Could not resolve host example.invalid."
+
+
+def test_a_closed_port_is_reported(test_site):
+    port = free_port()
+
+    assert analysis_error(f"http://127.0.0.1:{port}/") == "Could not connect to 127.0.0.1 (connection refused)."
+
+
+def test_a_tls_failure_is_reported(test_site):
+    # The test site speaks plain HTTP, so a TLS handshake with it fails.
+    message = analysis_error(test_site.url("/good").replace("http://", "https://"))
+
+    assert message.startswith("The TLS handshake with 127.0.0.1 failed (")
+
+
+def test_a_slow_answer_is_a_timeout(test_site, settings):
+    settings.REPORTS_FETCH_TIMEOUT = 0.5
+
+    assert analysis_error(test_site.url("/slow?delay=2")) == "The page did not answer within 0.5 seconds."
+
+
+def test_a_body_that_trickles_in_is_cut_at_the_time_budget(test_site, settings):
+    settings.REPORTS_FETCH_TIMEOUT = 1
+
+    assert analysis_error(test_site.url("/slow-body")) == "The page did not answer within 1 second."
+
+
+def test_a_non_html_page_is_refused(test_site):
+    assert analysis_error(test_site.url("/document.pdf")) == (
+        "The URL does not point to an HTML page (content type application/pdf)."
+    )
+
+
+def test_a_page_over_the_size_limit_is_refused(test_site):
+    assert analysis_error(test_site.url("/huge")) == "The page is larger than the 5 MB limit."
+
+
+def test_a_compression_bomb_is_stopped_at_the_size_limit(test_site, settings):
+    settings.REPORTS_MAX_BODY_BYTES = 100_000
+
+    assert analysis_error(test_site.url("/gzip-bomb")) == "The page is larger than the 97.7 kB limit."
+
+
+def test_a_redirect_loop_stops_after_five_redirects(test_site):
+    assert analysis_error(test_site.url("/redirect/loop/0")) == "The URL redirected more than 5 times."
+
+
+def test_the_redirect_limit_is_a_setting(test_site, settings):
+    settings.REPORTS_MAX_REDIRECTS = 2
+
+    assert analysis_error(test_site.url("/redirect/chain")) == "The URL redirected more than 2 times."
+
+
+def test_a_redirect_to_another_scheme_is_refused(test_site):
+    url = test_site.url("/redirect/to?location=ftp://files.example/page.html")
+
+    assert analysis_error(url) == (
+        "The URL redirected to ftp://files.example/page.html, which is not an http or https address."
+    )
+
+
+@pytest.mark.parametrize("url", ["ftp://files.example/", "file:///etc/passwd", "javascript:alert(1)"])
+def test_only_http_and_https_urls_are_analysed(url):
+    assert analysis_error(url) == "Only http and https URLs can be analysed."
+
+
+def test_a_url_without_a_host_is_refused():
+    assert analysis_error("http:///path") == "The URL has no host name."
+
+
+def test_an_error_status_is_reported(test_site):
+    assert (
+        analysis_error(test_site.url("/status/500"))
+        == "The page answered with HTTP status 500 (Internal Server Error)."
+    )
+
+
+def test_a_missing_page_is_reported(test_site):
+    assert analysis_error(test_site.url("/no-such-page")) == "The page answered with HTTP status 404 (Not Found)."

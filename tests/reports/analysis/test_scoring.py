@@ -1,0 +1,71 @@
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from reports.analysis import config, scoring
+
+WEIGHTS = {"high": 10, "medium": 5, "low": 0}
+BANDS = {"good": 80, "decent": 50}
+
+
+def results(*checks: tuple[str, bool]) -> dict:
+    return {"seo": {f"check{n}": {"importance": imp, "passed": ok} for n, (imp, ok) in enumerate(checks)}}
+
+
+def test_score_is_the_passed_weight_over_the_total_weight():
+    assert scoring.score(results(("high", True), ("medium", False), ("medium", True)), WEIGHTS) == 75
+
+
+def test_low_importance_checks_do_not_move_the_score_by_default():
+    assert scoring.score(results(("high", True), ("low", False)), WEIGHTS) == 100
+
+
+def test_score_rounds_half_up():
+    # 1 of 8 equal weights passed: 12.5 → 13
+    assert scoring.score(results(("high", True), *[("high", False)] * 7), WEIGHTS) == 13
+
+
+def test_score_is_100_when_nothing_carries_weight():
+    assert scoring.score(results(("low", False)), WEIGHTS) == 100
+
+
+@pytest.mark.parametrize(
+    ("score", "rating"), [(100, "good"), (80, "good"), (79, "decent"), (50, "decent"), (49, "bad")]
+)
+def test_rating_follows_the_bands(score, rating):
+    assert scoring.rating(score, BANDS) == rating
+
+
+def test_settings_override_only_the_thresholds_they_name(settings):
+    settings.REPORTS_THRESHOLDS = {"max_links": 300}
+
+    thresholds = config.thresholds()
+
+    assert thresholds["max_links"] == 300
+    assert thresholds["max_title"] == 60
+
+
+def test_settings_from_the_environment_are_json_objects(settings):
+    settings.REPORTS_RATING_BANDS = '{"good": 90}'
+
+    assert config.rating_bands() == {"good": 90, "decent": 50}
+
+
+def test_an_unknown_setting_key_is_refused(settings):
+    settings.REPORTS_IMPORTANCE_WEIGHTS = {"critical": 20}
+
+    with pytest.raises(ImproperlyConfigured, match="unknown keys"):
+        config.importance_weights()
+
+
+def test_malformed_json_in_a_setting_is_refused(settings):
+    settings.REPORTS_THRESHOLDS = "{max_links: 3"
+
+    with pytest.raises(ImproperlyConfigured, match="must be a JSON object"):
+        config.thresholds()
+
+
+def test_a_negative_setting_value_is_refused(settings):
+    settings.REPORTS_THRESHOLDS = {"max_links": -1}
+
+    with pytest.raises(ImproperlyConfigured, match="non-negative number"):
+        config.thresholds()

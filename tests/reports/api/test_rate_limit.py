@@ -1,0 +1,47 @@
+import pytest
+from rest_framework import status
+
+pytestmark = pytest.mark.django_db
+
+
+def test_successful_answers_carry_the_rate_limit_headers(owner_client, settings):
+    settings.REPORTS_RATE_LIMIT = 5
+
+    response = owner_client.get("/api/v1/reports")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response["X-RateLimit-Limit"] == "5"
+    assert response["X-RateLimit-Remaining"] == "4"
+
+
+def test_requests_over_the_limit_are_refused_with_429(owner_client, settings):
+    settings.REPORTS_RATE_LIMIT = 3
+    for _ in range(3):
+        assert owner_client.get("/api/v1/reports").status_code == status.HTTP_200_OK
+
+    response = owner_client.get("/api/v1/reports")
+
+    assert response.status_code == status.HTTP_429_TOO_MANY_REQUESTS
+    assert response.json() == {"message": "Too Many Attempts."}
+    assert response["X-RateLimit-Limit"] == "3"
+    assert response["X-RateLimit-Remaining"] == "0"
+    assert 0 < int(response["Retry-After"]) <= 60
+
+
+def test_rate_limit_counts_each_key_separately(owner_client, other_client, settings):
+    settings.REPORTS_RATE_LIMIT = 1
+    owner_client.get("/api/v1/reports")
+
+    response = other_client.get("/api/v1/reports")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert owner_client.get("/api/v1/reports").status_code == status.HTTP_429_TOO_MANY_REQUESTS
+
+
+def test_rate_limit_covers_writes_too(owner_client, settings):
+    settings.REPORTS_RATE_LIMIT = 1
+    owner_client.get("/api/v1/reports")
+
+    response = owner_client.post("/api/v1/reports", {"url": "https://example.com/"})
+
+    assert response.status_code == status.HTTP_429_TOO_MANY_REQUESTS

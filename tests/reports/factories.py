@@ -1,0 +1,68 @@
+"""factory-boy factories for interface A's records (made without running the analysis)."""
+
+import factory
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.utils import timezone
+
+from reports.models import Project, Report
+
+SAMPLE_RESULTS = {
+    "seo": {
+        "title": {"passed": True, "importance": "high", "value": "Acme Garden Tools", "errors": {}},
+        "image_keywords": {
+            "passed": False,
+            "importance": "high",
+            "value": None,
+            "errors": {"missing": ["/images/photo.jpg", "/images/banner.png"]},
+        },
+    },
+    "performance": {
+        "page_size": {"passed": True, "importance": "medium", "value": 20480, "errors": {}},
+    },
+    "security": {
+        "htst": {"passed": False, "importance": "low", "value": None, "errors": {"missing": None}},
+    },
+    "miscellaneous": {
+        "charset": {"passed": True, "importance": "medium", "value": "utf-8", "errors": {}},
+    },
+}
+
+
+def rating_for(score: int) -> str:
+    return "good" if score >= 80 else "decent" if score >= 50 else "bad"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    username = factory.Sequence(lambda n: f"user{n}")
+
+    class Meta:
+        model = get_user_model()
+
+
+class ProjectFactory(factory.django.DjangoModelFactory):
+    owner = factory.SubFactory(UserFactory)
+    name = factory.Sequence(lambda n: f"site{n}.example")
+
+    class Meta:
+        model = Project
+
+
+class ReportFactory(factory.django.DjangoModelFactory):
+    owner = factory.SubFactory(UserFactory)
+    project = factory.SubFactory(ProjectFactory, owner=factory.SelfAttribute("..owner"))
+    url = factory.LazyAttributeSequence(lambda report, n: f"https://{report.project.name}/page-{n}")
+    score = 85
+    result = factory.LazyAttribute(lambda report: rating_for(report.score))
+    results = factory.LazyFunction(lambda: SAMPLE_RESULTS)
+    privacy = factory.LazyAttribute(
+        lambda report: Report.Privacy.PASSWORD if report.page_password else Report.Privacy.PUBLIC
+    )
+    password = factory.LazyAttribute(lambda report: make_password(report.page_password) if report.page_password else "")
+    generated_at = factory.LazyFunction(timezone.now)
+
+    class Meta:
+        model = Report
+
+    class Params:
+        page_password = ""  # a raw password makes a password-protected report

@@ -1,0 +1,191 @@
+import pytest
+from django.contrib.auth.hashers import make_password
+from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
+
+from reports.models import Report
+from tests.reports.factories import ReportFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def page_url(report: Report) -> str:
+    return f"/reports/{report.pk}"
+
+
+def test_public_report_is_shown_to_anyone(client):
+    report = ReportFactory(score=85, url="https://shop.example/garden")
+
+    response = client.get(page_url(report))
+
+    assert response.status_code == 200
+    assertContains(response, "https://shop.example/garden")
+    assertContains(response, '<span class="gauge-score" data-testid="score">85</span>', html=True)
+    assertContains(response, "Good")
+
+
+def test_report_page_groups_checks_by_category_with_pass_fail_and_evidence(client):
+    report = ReportFactory()
+
+    response = client.get(page_url(report))
+
+    for category in ("SEO", "Performance", "Security", "Miscellaneous"):
+        assertContains(response, category)
+    assertContains(response, "Image keywords")
+    assertContains(response, "/images/photo.jpg")
+    assertContains(response, "HSTS header")
+    assertContains(response, "Passed")
+    assertContains(response, "Failed")
+
+
+def test_report_page_escapes_stored_evidence(client):
+    results = {"seo": {"title": {"passed": False, "importance": "high", "value": "<script>x()</script>", "errors": {}}}}
+    report = ReportFactory(results=results)
+
+    response = client.get(page_url(report))
+
+    assertNotContains(response, "<script>x()</script>")
+    assertContains(response, "&lt;script&gt;x()&lt;/script&gt;")
+
+
+def test_unknown_report_is_not_found(client):
+    response = client.get("/reports/999999")
+
+    assert response.status_code == 404
+
+
+def test_private_report_is_not_found_for_anonymous_visitors(client):
+    report = ReportFactory(privacy=Report.Privacy.PRIVATE)
+
+    response = client.get(page_url(report))
+
+    assert response.status_code == 404
+    assertNotContains(response, report.url, status_code=404)
+
+
+def test_private_report_is_not_found_for_another_signed_in_user(client, other_user):
+    report = ReportFactory(privacy=Report.Privacy.PRIVATE)
+    client.force_login(other_user)
+
+    response = client.get(page_url(report))
+
+    assert response.status_code == 404
+
+
+def test_private_report_is_shown_to_its_signed_in_owner(client, user):
+    report = ReportFactory(owner=user, privacy=Report.Privacy.PRIVATE)
+    client.force_login(user)
+
+    response = client.get(page_url(report))
+
+    assertContains(response, report.url)
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_password_report_asks_for_the_password_without_showing_the_report(client):
+    report = ReportFactory(page_password="open sesame")
+
+    response = client.get(page_url(report))
+
+    assertContains(response, "This report is password-protected")
+    assertContains(response, 'name="csrfmiddlewaretoken"')
+    assertNotContains(response, report.url)
+
+
+def test_wrong_password_says_so_and_keeps_the_report_hidden(client):
+    report = ReportFactory(page_password="open sesame")
+
+    response = client.post(page_url(report), {"password": "guess"})
+
+    assertContains(response, "The password is incorrect.")
+    assertNotContains(response, report.url)
+
+
+def test_right_password_unlocks_the_report_for_the_session(client):
+    report = ReportFactory(page_password="open sesame")
+
+    response = client.post(page_url(report), {"password": "open sesame"})
+
+    assertRedirects(response, page_url(report), fetch_redirect_response=False)
+    assertContains(client.get(page_url(report)), report.url)
+
+
+def test_unlocking_one_report_does_not_unlock_another(client):
+    report = ReportFactory(page_password="open sesame")
+    other = ReportFactory(page_password="open sesame")
+    client.post(page_url(report), {"password": "open sesame"})
+
+    response = client.get(page_url(other))
+
+    assertContains(response, "This report is password-protected")
+
+
+def test_changing_the_password_locks_an_unlocked_session_again(client):
+    report = ReportFactory(page_password="open sesame")
+    client.post(page_url(report), {"password": "open sesame"})
+    Report.objects.filter(pk=report.pk).update(password=make_password("new secret"))
+
+    response = client.get(page_url(report))
+
+    assertContains(response, "This report is password-protected")
+
+
+def test_password_report_is_shown_to_its_signed_in_owner_without_a_password(client, user):
+    report = ReportFactory(owner=user, page_password="open sesame")
+    client.force_login(user)
+
+    response = client.get(page_url(report))
+
+    assertContains(response, report.url)
+
+
+def test_password_form_is_protected_against_csrf(user):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    report = ReportFactory(page_password="open sesame")
+
+    response = client.post(page_url(report), {"password": "open sesame"})
+
+    assert response.status_code == 403
+
+
+def test_password_attempts_are_rate_limited_even_for_the_right_password(client, settings):
+    settings.REPORTS_PAGE_PASSWORD_ATTEMPTS = 2
+    report = ReportFactory(page_password="open sesame")
+    client.post(page_url(report), {"password": "a"})
+    client.post(page_url(report), {"password": "b"})
+
+    response = client.post(page_url(report), {"password": "open sesame"})
+
+    assert response.status_code == 429
+    assertContains(response, "Too many attempts", status_code=429)
+    assert int(response["Retry-After"]) > 0
+    assertContains(client.get(page_url(report)), "This report is password-protected")
+
+
+def test_password_attempts_are_counted_per_report(client, settings):
+    settings.REPORTS_PAGE_PASSWORD_ATTEMPTS = 1
+    report = ReportFactory(page_password="open sesame")
+    other = ReportFactory(page_password="open sesame")
+    client.post(page_url(report), {"password": "wrong"})
+
+    response = client.post(page_url(other), {"password": "open sesame"})
+
+    assert response.status_code == 302
+
+
+def test_password_longer_than_the_limit_is_refused_with_a_message(client):
+    report = ReportFactory(page_password="open sesame")
+
+    response = client.post(page_url(report), {"password": "x" * 500})
+
+    assertContains(response, "at most 128 characters")
+    assertNotContains(response, report.url)
+
+
+def test_report_page_rejects_other_methods(client):
+    report = ReportFactory()
+
+    response = client.delete(page_url(report))
+
+    assert response.status_code == 405

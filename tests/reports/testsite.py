@@ -1,0 +1,357 @@
+"""A small website served on 127.0.0.1 for the analysis engine's tests.
+
+Two sites run side by side, each on its own random port: the "good" site behaves
+well (custom 404 page, robots.txt, sitemap, llms.txt, compression, modern
+images), the "bad" site does everything wrong (soft 404s, robots.txt blocking
+everything, no compression, a server header that names its version). Both serve
+the same paths, so `/good` and `/bad` can be fetched from either.
+"""
+
+import gzip
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlsplit
+
+import brotli
+
+PARAGRAPHS = [
+    "Acme Garden Tools has made durable garden tools since 1921. Every spade, rake and hoe leaves our workshop "
+    "with a forged steel head and a handle of seasoned ash, because garden tools that bend or snap cost a gardener "
+    "far more than they save.",
+    "Our spades are the heart of the range. A good spade cuts clean edges in a lawn, lifts heavy clay without "
+    "flexing and slices through roots that would stop a cheaper blade. We temper each spade head twice and grind "
+    "the edge by hand so that it stays sharp through many seasons of digging.",
+    "Rakes come in three widths. The narrow rake reaches between shrubs, the medium rake levels seed beds, and the "
+    "wide rake gathers autumn leaves from a whole lawn in a few passes. Every rake has tines riveted through the "
+    "head rather than welded, so a stone caught in the soil will not tear a tine loose.",
+    "Hoes keep weeds down with very little effort when they are used little and often. The draw hoe chops, the "
+    "Dutch hoe slices just under the surface, and the onion hoe works between close rows. Keep the blade sharp "
+    "with a few strokes of a file and the hoe will glide through dry soil.",
+    "Caring for garden tools is simple. Knock the soil off after use, dry the steel, and wipe it with an oily rag "
+    "before storing the tools in a dry shed. Once a year, sand the handles lightly and rub in linseed oil so the "
+    "wood stays smooth and does not crack in the winter cold.",
+    "We sell our garden tools online and ship them across the country in recycled cardboard. If a spade, rake or "
+    "hoe ever fails under normal garden use, send it back and we will repair or replace it, whatever its age. "
+    "That promise has stood for a hundred years and we intend to keep it.",
+]
+
+BODY_TEXT = "\n".join(f"<p>{paragraph}</p>" for paragraph in PARAGRAPHS * 2)
+
+GOOD_PAGE = f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Acme Garden Tools: Durable Spades, Rakes and Hoes Online</title>
+<meta name="description" content="Acme Garden Tools sells durable spades, rakes and hoes made from forged steel \
+and ash wood, built to last for decades of digging and weeding.">
+<link rel="canonical" href="/good">
+<link rel="alternate" hreflang="en" href="/good">
+<link rel="alternate" hreflang="fr" href="/fr/good">
+<link rel="alternate" hreflang="x-default" href="/good">
+<link rel="icon" href="/favicon.ico">
+<link rel="stylesheet" href="/static/style.min.css">
+<script src="/static/app.min.js" defer></script>
+<meta property="og:title" content="Acme Garden Tools">
+<meta property="og:description" content="Durable spades, rakes and hoes.">
+<meta property="og:image" content="/images/hero.webp">
+<meta name="twitter:card" content="summary_large_image">
+<script type="application/ld+json">
+{{"@context": "https://schema.org", "@type": "Organization", "name": "Acme"}}
+</script>
+</head>
+<body>
+<header>
+<nav>
+<a href="/good">Home</a>
+<a href="/spades">Spades</a>
+<a href="/rakes">Rakes</a>
+<a href="/hoes">Hoes</a>
+<a href="/tool-care">Caring for garden tools</a>
+</nav>
+</header>
+<main>
+<h1>Durable garden tools, forged to last</h1>
+<img src="/images/hero.webp" alt="A forged steel spade with an ash handle" width="800" height="400">
+<h2>Spades, rakes and hoes</h2>
+{BODY_TEXT}
+<picture><img src="/images/rake.avif" alt="A wide leaf rake" width="400" height="300"></picture>
+<h2>Follow our garden</h2>
+<p>Read the <a href="/tool-care">guide to caring for garden tools</a>, or see our work on
+<a href="https://www.instagram.com/acmegardentools" target="_blank" rel="noopener">Instagram</a> and
+<a href="https://github.com/acme-garden" rel="noopener">GitHub</a>.</p>
+</main>
+<footer><p>Acme Garden Tools, 1 Orchard Lane, Greenfield.</p></footer>
+</body>
+</html>
+"""
+
+BAD_PAGE = """<html>
+<head>
+<title>Home</title>
+<title>Welcome</title>
+<meta name="robots" content="noindex, nofollow">
+<link rel="canonical" href="/a"><link rel="canonical" href="/b">
+<link rel="alternate" hreflang="english" href="/en">
+<link rel="stylesheet" href="/static/style.css">
+<script src="/static/app.js"></script>
+<style>body { color: red; }</style>
+</head>
+<body>
+<h1>Home</h1>
+<h1>Another heading</h1>
+<center><font color="red">Welcome to my homepage</font></center>
+<img src="/images/photo.jpg">
+<img src="/images/banner.png" alt="">
+<p style="color: blue">Write to webmaster@example.com for questions.</p>
+<a href="/Some_Page?id=1&amp;session=2&amp;ref=3">click here</a>
+<a href="https://elsewhere.example/" target="_blank">here</a>
+<a href="/private" rel="nofollow">Private area</a>
+<script src="http://cdn.example/tracker.js"></script>
+<iframe src="https://ads.example/banner"></iframe>
+<embed src="/intro.swf" type="application/x-shockwave-flash">
+</body>
+</html>
+"""
+
+CUSTOM_404 = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
+<body><h1>Sorry, this page does not exist</h1><p><a href="/good">Back to the home page</a></p></body></html>
+"""
+
+SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
+<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>{base}/good</loc></url>
+<url><loc>{base}/spades</loc></url>
+</urlset>
+"""
+
+LLMS_TXT = "# Acme Garden Tools\n\n> Durable spades, rakes and hoes.\n\n- [Tool care](/tool-care): tool care\n"
+
+MINIFIED_CSS = "body{margin:0;font:16px/1.5 serif;color:#222}h1{font-size:2rem}" * 40
+UNMINIFIED_CSS = "body {\n    margin: 0;\n    color: #222;\n}\n\nh1 {\n    font-size: 2rem;\n}\n" * 40
+MINIFIED_JS = "(function(){var a=document.querySelectorAll('a');for(var i=0;i<a.length;i++){a[i].dataset.n=i}})();" * 40
+UNMINIFIED_JS = "function number(links) {\n    for (const link of links) {\n        link.n = 1;\n    }\n}\n" * 40
+
+# Enough bytes to look like real images to a size check; the content is never decoded.
+ASSETS = {
+    "/static/style.min.css": ("text/css", MINIFIED_CSS.encode()),
+    "/static/style.css": ("text/css", UNMINIFIED_CSS.encode()),
+    "/static/app.min.js": ("text/javascript", MINIFIED_JS.encode()),
+    "/static/app.js": ("text/javascript", UNMINIFIED_JS.encode()),
+    "/images/hero.webp": ("image/webp", b"RIFF\x00\x00\x00\x00WEBPVP8 " + b"\x00" * 2000),
+    "/images/rake.avif": ("image/avif", b"\x00\x00\x00\x20ftypavif" + b"\x00" * 2000),
+    "/images/photo.jpg": ("image/jpeg", b"\xff\xd8\xff\xe0" + b"\x00" * 3000),
+    "/images/banner.png": ("image/png", b"\x89PNG\r\n\x1a\n" + b"\x00" * 3000),
+    "/favicon.ico": ("image/x-icon", b"\x00\x00\x01\x00" + b"\x00" * 300),
+    "/document.pdf": ("application/pdf", b"%PDF-1.7\n" + b"\x00" * 500),
+}
+
+HUGE_BODY_BYTES = 6 * 1024 * 1024
+
+
+class TestSiteHandler(BaseHTTPRequestHandler):
+    __test__ = False  # not a test class, despite the name
+    server: "TestSiteServer"
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass  # keep pytest output clean
+
+    def version_string(self) -> str:
+        return "Apache/2.4.1 (Unix) PHP/5.3.3" if self.server.kind == "bad" else "TestSite"
+
+    def do_HEAD(self) -> None:
+        self.handle_path(send_body=False)
+
+    def do_GET(self) -> None:
+        self.handle_path(send_body=True)
+
+    def handle_path(self, *, send_body: bool) -> None:
+        self.send_body = send_body
+        parts = urlsplit(self.path)
+        path, query = parts.path, parse_qs(parts.query)
+        self.server.requests.append((self.command, self.path))
+        self.server.user_agents.append(self.headers.get("User-Agent", ""))
+        bad = self.server.kind == "bad"
+        base = f"http://127.0.0.1:{self.server.server_port}"
+
+        if path in ("/good", "/") and not bad:
+            self.html(GOOD_PAGE, compress=True, headers=SECURE_HEADERS)
+        elif path in ("/good", "/"):
+            self.html(GOOD_PAGE)
+        elif path == "/bad":
+            self.html(BAD_PAGE, headers={"X-Robots-Tag": "noindex", "X-Powered-By": "PHP/5.3.3"})
+        elif path == "/robots.txt":
+            if bad:
+                self.reply(200, "text/plain", b"User-agent: *\nDisallow: /\n")
+            else:
+                robots = f"User-agent: *\nDisallow: /private\nAllow: /\n\nSitemap: {base}/sitemap-index.xml\n"
+                self.reply(200, "text/plain", robots.encode())
+        elif path == "/sitemap-index.xml" and not bad:
+            self.reply(200, "application/xml", SITEMAP.format(base=base).encode())
+        elif path == "/llms.txt" and not bad:
+            self.reply(200, "text/plain; charset=utf-8", LLMS_TXT.encode())
+        elif path in ASSETS and not (bad and path == "/favicon.ico"):
+            content_type, body = ASSETS[path]
+            self.reply(200, content_type, body)
+        elif path == "/gzip":
+            self.html(GOOD_PAGE, encoding="gzip")
+        elif path == "/brotli":
+            self.html(GOOD_PAGE, encoding="br")
+        elif path == "/redirect/chain":
+            self.redirect("/redirect/chain/2")
+        elif path == "/redirect/chain/2":
+            self.redirect(f"{base}/redirect/chain/3", status=301)
+        elif path == "/redirect/chain/3":
+            self.redirect("/good", status=307)
+        elif path.startswith("/redirect/loop/"):
+            hop = int(path.rsplit("/", 1)[1])
+            self.redirect(f"/redirect/loop/{hop + 1}")
+        elif path == "/redirect/to":
+            self.redirect(query["location"][0])
+        elif path == "/slow":
+            time.sleep(float(query.get("delay", ["3"])[0]))
+            self.html(GOOD_PAGE)
+        elif path == "/slow-body":
+            self.trickle()
+        elif path == "/huge":
+            self.huge()
+        elif path == "/gzip-bomb":
+            self.reply(200, "text/html", HUGE_GZIP, headers={"Content-Encoding": "gzip"})
+        elif path == "/bad-encoding":
+            body = GOOD_PAGE.encode().replace(b"forged to last", b"forged \xff\xfe to last")
+            self.reply(200, "text/html; charset=utf-8", body)
+        elif path == "/unknown-charset":
+            self.reply(200, "text/html; charset=x-made-up", GOOD_PAGE.encode())
+        elif path == "/latin1":
+            body = GOOD_PAGE.replace("forged to last", "forgés to last")
+            body = body.replace('charset="utf-8"', 'charset="iso-8859-1"')
+            self.reply(200, "text/html", body.encode("iso-8859-1"))
+        elif path == "/no-content-type":
+            self.reply(200, None, GOOD_PAGE.encode())
+        elif path.startswith("/status/"):
+            self.html(CUSTOM_404, status=int(path.rsplit("/", 1)[1]))
+        elif bad:
+            # A "soft 404": the bad site answers 200 to any path.
+            self.html(BAD_PAGE)
+        else:
+            self.html(CUSTOM_404, status=404)
+
+    def reply(self, status: int, content_type: str | None, body: bytes, headers: dict[str, str] | None = None) -> None:
+        self.send_response(status)
+        if content_type:
+            self.send_header("Content-Type", content_type)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        if self.send_body:
+            self.wfile.write(body)
+
+    def html(
+        self,
+        page: str,
+        *,
+        status: int = 200,
+        compress: bool = False,
+        encoding: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        body = page.encode()
+        headers = dict(headers or {})
+        accepted = self.headers.get("Accept-Encoding", "")
+        if encoding is None and compress:
+            encoding = "br" if "br" in accepted else "gzip" if "gzip" in accepted else None
+        if encoding == "gzip":
+            body = gzip.compress(body)
+        elif encoding == "br":
+            body = brotli.compress(body)
+        if encoding:
+            headers["Content-Encoding"] = encoding
+            headers["Vary"] = "Accept-Encoding"
+        self.reply(status, "text/html; charset=utf-8", body, headers)
+
+    def redirect(self, location: str, status: int = 302) -> None:
+        self.reply(status, "text/html", b"", {"Location": location})
+
+    def trickle(self) -> None:
+        """Headers at once, then a byte of body every half second."""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", "1000")
+        self.end_headers()
+        try:
+            for _ in range(1000):
+                self.wfile.write(b" ")
+                self.wfile.flush()
+                time.sleep(0.5)
+        except OSError:
+            pass  # the client gave up, as it should
+
+    def huge(self) -> None:
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html")
+        self.send_header("Content-Length", str(HUGE_BODY_BYTES))
+        self.end_headers()
+        if not self.send_body:
+            return
+        chunk = b"<p>" + b"x" * 65_529 + b"</p>"
+        try:
+            for _ in range(HUGE_BODY_BYTES // len(chunk)):
+                self.wfile.write(chunk)
+            self.wfile.write(b" " * (HUGE_BODY_BYTES % len(chunk)))
+        except OSError:
+            pass  # the client stopped reading at its size cap
+
+
+SECURE_HEADERS = {
+    "Content-Security-Policy": "default-src 'self'",
+    "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
+}
+
+HUGE_GZIP = gzip.compress(b"<p>" + b" " * HUGE_BODY_BYTES + b"</p>")
+
+
+class TestSiteServer(ThreadingHTTPServer):
+    __test__ = False
+    daemon_threads = True
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(("127.0.0.1", 0), TestSiteHandler)
+        self.kind = kind
+        self.requests: list[tuple[str, str]] = []
+        self.user_agents: list[str] = []
+
+
+class TestSite:
+    """The good and the bad site, running until `close()`."""
+
+    __test__ = False
+
+    def __init__(self) -> None:
+        self.servers = {kind: TestSiteServer(kind) for kind in ("good", "bad")}
+        self.threads = [
+            threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+            for server in self.servers.values()
+        ]
+        for thread in self.threads:
+            thread.start()
+
+    def url(self, path: str = "/good", *, site: str = "good") -> str:
+        """The absolute URL of `path` on the good (default) or the bad site."""
+        return f"http://127.0.0.1:{self.servers[site].server_port}{path}"
+
+    def requests(self, site: str = "good") -> list[tuple[str, str]]:
+        """The (method, path) pairs the site has answered, oldest first."""
+        return list(self.servers[site].requests)
+
+    def user_agents(self, site: str = "good") -> list[str]:
+        """The User-Agent header of each request, in the order of `requests()`."""
+        return list(self.servers[site].user_agents)
+
+    def close(self) -> None:
+        for server in self.servers.values():
+            server.shutdown()
+            server.server_close()
