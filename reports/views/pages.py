@@ -28,7 +28,7 @@ WRONG_PASSWORD = "The password is incorrect."
 
 def _unlock_token(report: Report) -> str:
     # Bound to the password hash, so a new password locks the page again.
-    return salted_hmac("reports.page-unlock", f"{report.pk}:{report.password}").hexdigest()
+    return salted_hmac("reports.page-unlock", f"{report.pk}:{report.password}", algorithm="sha256").hexdigest()
 
 
 def _is_unlocked(request: HttpRequest, report: Report) -> bool:
