@@ -31,7 +31,10 @@ def _apply_analysis(report: Report, analysis: AnalysisResult) -> None:
 def project_get_or_create(*, owner: AbstractBaseUser, name: str) -> Project:
     # get_or_create retries the lookup when a parallel request inserted the same
     # (owner, name) first: the unique constraint decides, so both share one project.
-    project, _ = Project.objects.get_or_create(owner=owner, name=name)
+    # The row lock makes a parallel project delete wait until the caller's transaction
+    # commits, so a report is never written into a project that is being deleted.
+    with transaction.atomic():
+        project, _ = Project.objects.select_for_update().get_or_create(owner=owner, name=name)
     return project
 
 

@@ -1,5 +1,9 @@
 """Parallel requests, each thread on its own database connection (PostgreSQL for real row locks)."""
 
+import itertools
+import threading
+import time
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -45,3 +49,36 @@ def test_parallel_requests_cannot_exceed_the_rate_limit(user, settings):
     statuses = run_concurrently(list_reports, times=10)
 
     assert sorted(statuses) == [200] * 4 + [429] * 6
+
+
+def test_deleting_a_project_while_reports_are_created_in_it_never_fails(user, test_site, monkeypatch):
+    _, raw_key = ApiKey.issue(user=user)
+    full_clean = Report.full_clean
+    creating = threading.Event()
+
+    def slow_full_clean(report, *args, **kwargs):
+        # Hold the window between finding the project and saving the report open,
+        # and let the deletes start inside it.
+        creating.set()
+        time.sleep(0.3)
+        return full_clean(report, *args, **kwargs)
+
+    monkeypatch.setattr(Report, "full_clean", slow_full_clean)
+    url = test_site.url("/good")
+    host = Project.name_for_url(url)
+    services.project_get_or_create(owner=user, name=host)
+    turns = itertools.count()
+
+    def create_or_delete() -> int:
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key}")
+        if next(turns) % 2:
+            creating.wait(timeout=10)
+            return client.delete(f"/api/v1/projects/{host}").status_code
+        return client.post("/api/v1/reports", {"url": url}).status_code
+
+    statuses = run_concurrently(create_or_delete, times=8)
+
+    assert set(statuses) <= {200, 201, 404}
+    assert statuses.count(201) == 4
+    assert not Report.objects.exclude(project__in=Project.objects.all()).exists()
