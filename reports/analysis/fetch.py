@@ -36,6 +36,11 @@ def format_seconds(seconds: float) -> str:
     return f"{seconds:g} second" + ("" if seconds == 1 else "s")
 
 
+def ssl_context() -> ssl.SSLContext:
+    """A verifying TLS context with certifi's CA bundle (a fresh one: callers may set ALPN on it)."""
+    return httpx.create_ssl_context()
+
+
 class GuardedBackend(httpcore.SyncBackend):
     """httpcore's socket backend, connecting only to addresses that passed the SSRF guard."""
 
@@ -70,7 +75,7 @@ class GuardedTransport(httpx.HTTPTransport):
         # HTTPTransport offers no network_backend argument, so build its pool here
         # instead of calling its __init__ (httpx is pinned; see requirements.txt).
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=ssl_context(),
             max_connections=max_connections,
             max_keepalive_connections=max_connections,
             network_backend=GuardedBackend(allow_private=allow_private),
@@ -213,8 +218,11 @@ class Fetcher:
         timeout = self.remaining()
         if timeout <= 0:
             raise self.timeout_error()
-        addresses = netguard.vetted_addresses(host, port, timeout=timeout, allow_private=self.allow_private)
-        context = ssl.create_default_context()
+        try:
+            addresses = netguard.vetted_addresses(host, port, timeout=timeout, allow_private=self.allow_private)
+        except TimeoutError:
+            raise self.timeout_error() from None
+        context = ssl_context()
         context.set_alpn_protocols(["h2", "http/1.1"])
         try:
             with (
@@ -252,6 +260,9 @@ def _translate(fetcher: Fetcher, host: str, exc: Exception) -> AnalysisError:
         os_error = _find_cause(exc, OSError)
         reason = (os_error.strerror if os_error and os_error.strerror else str(exc)).lower()
         return AnalysisError(f"Could not connect to {host} ({reason}).")
+    if isinstance(exc, httpx.RemoteProtocolError) and "location header" in str(exc):
+        # httpx parses the Location header while receiving the response, before we see it.
+        return AnalysisError(f"The URL redirected to an invalid address ({exc}).")
     if isinstance(exc, httpx.DecodingError):
         return AnalysisError(f"The answer from {host} is compressed incorrectly and cannot be decoded.")
     if isinstance(exc, httpx.TransportError):
@@ -284,6 +295,8 @@ def _require_http(url: httpx.URL, *, redirected: bool) -> None:
         raise AnalysisError("Only http and https URLs can be analysed.")
     if not url.host:
         raise AnalysisError("The URL has no host name.")
+    if url.port is not None and not 0 < url.port < 65536:
+        raise AnalysisError(f"The port {url.port} is not a valid port number.")
 
 
 def _require_html(response: httpx.Response) -> None:

@@ -168,3 +168,12 @@ def test_weights_and_bands_from_settings_change_score_and_rating(test_site, sett
 
 def test_the_fixture_allows_loopback_only_for_the_test_using_it():
     assert django_settings.REPORTS_ALLOW_PRIVATE_NETWORKS is False
+
+
+def test_a_near_perfect_page_over_https_passes_every_check(tls_test_site):
+    result = analyze(tls_test_site.url("/good", site="tls"))
+
+    assert failed_checks(result) == set()
+    assert result.score == 100
+    assert result.results["performance"]["http2"]["value"] == "HTTP/2"
+    assert result.results["security"]["hsts"]["value"] == "max-age=31536000; includeSubDomains"

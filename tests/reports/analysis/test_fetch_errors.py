@@ -181,3 +181,32 @@ def test_an_error_status_is_reported(test_site):
 
 def test_a_missing_page_is_reported(test_site):
     assert analysis_error(test_site.url("/no-such-page")) == "The page answered with HTTP status 404 (Not Found)."
+
+
+def test_an_untrusted_certificate_is_a_tls_error(test_site):
+    if test_site.certificates is None:
+        pytest.skip("openssl is needed to make the test certificates")
+
+    assert (
+        analysis_error(test_site.url("/good", site="tls"))
+        == "The TLS handshake with 127.0.0.1 failed (unable to get local issuer certificate)."
+    )
+
+
+def test_a_redirect_to_an_invalid_address_is_reported(test_site):
+    url = test_site.url("/redirect/to?location=http://[::1")
+
+    assert analysis_error(url).startswith("The URL redirected to an invalid address (")
+
+
+def test_an_out_of_range_port_is_refused():
+    assert analysis_error("http://shop.example:99999/") == "The port 99999 is not a valid port number."
+
+
+def test_a_private_sub_resource_is_refused_without_failing_the_analysis(public_test_site):
+    result = analyze(public_test_site.url("/private-assets"))
+
+    assert result.results["performance"]["http_requests"]["value"]["failed"] == [
+        {"url": "http://10.0.0.1/app.js", "error": "The address 10.0.0.1 is private; fetching it is not allowed."},
+        {"url": public_test_site.url("/images/missing.webp"), "error": "HTTP 404"},
+    ]
