@@ -18,6 +18,7 @@ import httpx
 from django.conf import settings
 
 from . import netguard
+from .decoding import SUPPORTED_ENCODINGS, BoundedDecoder
 from .errors import AnalysisError
 
 HTML_CONTENT_TYPES = {"text/html", "application/xhtml+xml"}
@@ -117,7 +118,7 @@ class Fetcher:
         self.allow_private = settings.REPORTS_ALLOW_PRIVATE_NETWORKS
         self.client = httpx.Client(
             transport=GuardedTransport(allow_private=self.allow_private, max_connections=SUBREQUEST_CONCURRENCY),
-            headers={"User-Agent": settings.REPORTS_USER_AGENT},
+            headers={"User-Agent": settings.REPORTS_USER_AGENT, "Accept-Encoding": ", ".join(SUPPORTED_ENCODINGS)},
             follow_redirects=False,
             trust_env=False,  # no proxy from the environment: it would bypass the address check
         )
@@ -198,19 +199,21 @@ class Fetcher:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_bytes and not truncate:
             raise _too_large(max_bytes)
+        decoder = BoundedDecoder(response.headers.get("content-encoding", ""), response.url.host)
         chunks: list[bytes] = []
         size = 0
-        # iter_bytes() yields decoded bytes, so the cap also stops compression bombs.
-        for chunk in _with_translated_errors(self, response.url.host, response.iter_bytes()):
+        for raw in _with_translated_errors(self, response.url.host, response.iter_raw()):
             if time.monotonic() > self.deadline:
                 raise self.timeout_error()
-            size += len(chunk)
-            if size > max_bytes:
-                if not truncate:
-                    raise _too_large(max_bytes)
-                chunks.append(chunk[: len(chunk) - (size - max_bytes)])
-                return b"".join(chunks), True
-            chunks.append(chunk)
+            # The cap counts decoded bytes, so it also stops compression bombs.
+            for chunk in decoder.decode(raw):
+                size += len(chunk)
+                if size > max_bytes:
+                    if not truncate:
+                        raise _too_large(max_bytes)
+                    chunks.append(chunk[: len(chunk) - (size - max_bytes)])
+                    return b"".join(chunks), True
+                chunks.append(chunk)
         return b"".join(chunks), False
 
     def negotiated_protocol(self, host: str, port: int) -> str | None:
@@ -263,8 +266,6 @@ def _translate(fetcher: Fetcher, host: str, exc: Exception) -> AnalysisError:
     if isinstance(exc, httpx.RemoteProtocolError) and "location header" in str(exc):
         # httpx parses the Location header while receiving the response, before we see it.
         return AnalysisError(f"The URL redirected to an invalid address ({exc}).")
-    if isinstance(exc, httpx.DecodingError):
-        return AnalysisError(f"The answer from {host} is compressed incorrectly and cannot be decoded.")
     if isinstance(exc, httpx.TransportError):
         return AnalysisError(f"The connection to {host} failed ({exc or type(exc).__name__}).")
     return AnalysisError(f"Fetching from {host} failed ({exc}).")

@@ -13,6 +13,7 @@ import ssl
 import subprocess
 import threading
 import time
+import zlib
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -228,6 +229,16 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.huge()
         elif path == "/gzip-bomb":
             self.reply(200, "text/html", HUGE_GZIP, headers={"Content-Encoding": "gzip"})
+        elif path == "/brotli-bomb":
+            self.reply(200, "text/html", BROTLI_BOMB, headers={"Content-Encoding": "br"})
+        elif path == "/deflate":
+            self.reply(
+                200, "text/html; charset=utf-8", zlib.compress(GOOD_PAGE.encode()), {"Content-Encoding": "deflate"}
+            )
+        elif path == "/corrupt-gzip":
+            self.reply(200, "text/html", b"\x1f\x8b\x08\x00garbage" * 10, headers={"Content-Encoding": "gzip"})
+        elif path == "/zstd":
+            self.reply(200, "text/html", b"(\xb5/\xfd", headers={"Content-Encoding": "zstd"})
         elif path == "/bad-encoding":
             body = GOOD_PAGE.encode().replace(b"forged to last", b"forged \xff\xfe to last")
             self.reply(200, "text/html; charset=utf-8", body)
@@ -320,6 +331,17 @@ SECURE_HEADERS = {
 }
 
 HUGE_GZIP = gzip.compress(b"<p>" + b" " * HUGE_BODY_BYTES + b"</p>")
+
+
+def brotli_bomb(megabytes: int) -> bytes:
+    """A few hundred bytes that inflate to `megabytes` MB of spaces."""
+    compressor = brotli.Compressor(quality=5)
+    chunk = b" " * 1024 * 1024
+    return b"".join([*(compressor.process(chunk) for _ in range(megabytes)), compressor.finish()])
+
+
+# httpx alone would inflate this whole in one step; the engine must stop at its cap.
+BROTLI_BOMB = brotli_bomb(256)
 
 
 class TestSiteServer(ThreadingHTTPServer):

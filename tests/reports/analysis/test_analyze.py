@@ -177,3 +177,10 @@ def test_a_near_perfect_page_over_https_passes_every_check(tls_test_site):
     assert result.score == 100
     assert result.results["performance"]["http2"]["value"] == "HTTP/2"
     assert result.results["security"]["hsts"]["value"] == "max-age=31536000; includeSubDomains"
+
+
+def test_a_deflate_page_is_decoded(test_site):
+    result = analyze(test_site.url("/deflate"))
+
+    assert result.results["performance"]["text_compression"]["value"]["encoding"] == "deflate"
+    assert result.results["seo"]["title"]["passed"]

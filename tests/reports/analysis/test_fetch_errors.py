@@ -210,3 +210,17 @@ def test_a_private_sub_resource_is_refused_without_failing_the_analysis(public_t
         {"url": "http://10.0.0.1/app.js", "error": "The address 10.0.0.1 is private; fetching it is not allowed."},
         {"url": public_test_site.url("/images/missing.webp"), "error": "HTTP 404"},
     ]
+
+
+def test_a_brotli_bomb_is_stopped_at_the_size_limit(test_site):
+    assert analysis_error(test_site.url("/brotli-bomb")) == "The page is larger than the 5 MB limit."
+
+
+def test_a_corrupt_compressed_body_is_reported(test_site):
+    assert analysis_error(test_site.url("/corrupt-gzip")).startswith(
+        "The answer from 127.0.0.1 is compressed incorrectly ("
+    )
+
+
+def test_an_unsupported_compression_is_reported(test_site):
+    assert analysis_error(test_site.url("/zstd")) == "The answer from 127.0.0.1 uses an unsupported compression (zstd)."
