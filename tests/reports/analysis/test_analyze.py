@@ -5,6 +5,7 @@ import json
 from django.conf import settings as django_settings
 
 from reports.analysis import AnalysisResult, analyze
+from tests.reports.testsite import ASSETS
 
 # Served over plain HTTP, the good page can only fail the checks that need TLS.
 TLS_CHECKS = {("performance", "http2"), ("security", "https_encryption"), ("security", "hsts")}
@@ -125,6 +126,14 @@ def test_linked_assets_are_fetched_to_judge_them(test_site):
         "unminified": [test_site.url("/static/style.css", site="bad"), test_site.url("/static/app.js", site="bad")]
     }
     assert ("HEAD", "/images/photo.jpg") in test_site.requests("bad")
+
+
+def test_linked_assets_are_counted_and_weighed(test_site):
+    requests = analyze(test_site.url("/good")).results["performance"]["http_requests"]["value"]
+
+    assert requests["images"] == [test_site.url("/images/hero.webp"), test_site.url("/images/rake.avif")]
+    paths = ["/static/style.min.css", "/static/app.min.js", "/images/hero.webp", "/images/rake.avif"]
+    assert requests["bytes"] == sum(len(ASSETS[path][1]) for path in paths)
 
 
 def test_sub_requests_stop_at_the_configured_cap(test_site, settings):

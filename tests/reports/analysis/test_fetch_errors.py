@@ -2,6 +2,7 @@
 
 import ipaddress
 import socket
+import time
 
 import pytest
 
@@ -224,3 +225,15 @@ def test_a_corrupt_compressed_body_is_reported(test_site):
 
 def test_an_unsupported_compression_is_reported(test_site):
     assert analysis_error(test_site.url("/zstd")) == "The answer from 127.0.0.1 uses an unsupported compression (zstd)."
+
+
+def test_a_dns_lookup_that_hangs_is_a_timeout(settings, monkeypatch):
+    settings.REPORTS_FETCH_TIMEOUT = 0.3
+
+    def slow_resolve(host, port):
+        time.sleep(1)
+        return ["93.184.215.14"]
+
+    monkeypatch.setattr(netguard, "resolve", slow_resolve)
+
+    assert analysis_error("http://slow-dns.example/") == "The page did not answer within 0.3 seconds."
