@@ -142,9 +142,10 @@ def test_sub_requests_stop_at_the_configured_cap(test_site, settings):
 
     result = analyze(test_site.url("/good"))
 
-    assert len(test_site.requests()) - before == 3  # the page and two sub-requests
+    # The page, then robots.txt and the sitemap, which come first.
+    assert [path for _, path in test_site.requests()[before:]] == ["/good", "/robots.txt", "/sitemap-index.xml"]
     assert result.timing["subrequests"] == 2
-    assert result.results["miscellaneous"]["llms_txt"]["errors"] == {"missing": None}
+    assert result.results["seo"]["404_page"]["errors"] == {"failed": "not checked"}
 
 
 def test_requests_carry_the_configured_user_agent(test_site, settings):
