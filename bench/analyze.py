@@ -143,37 +143,43 @@ def main() -> None:
     resources = site_files()
     thresholds, weights, bands = config.thresholds(), config.importance_weights(), config.rating_bands()
 
-    def run() -> tuple[float, float, int]:
-        started = time.perf_counter()
+    def run() -> tuple[float, float, float, int]:
+        """One page: (CPU s for decode + parse, CPU s for checks + score, wall s overall, score)."""
+        wall, cpu = time.perf_counter(), time.thread_time()
         decoded = decode(document.body, "utf-8")
         page = parse(decoded.text, document.url)
-        parsed = time.perf_counter()
+        parsed = time.thread_time()
         results = run_checks(Context(URL, document, decoded, page, resources, thresholds))
         score = scoring.score(results, weights)
         scoring.rating(score, bands)
-        return parsed - started, time.perf_counter() - parsed, score
+        return parsed - cpu, time.thread_time() - parsed, time.perf_counter() - wall, score
 
     for _ in range(5):  # warm caches and the allocator
         run()
-    parse_ms, checks_ms, total_ms = [], [], []
+    samples: dict[str, list[float]] = {
+        "decode + parse": [],
+        "checks + score": [],
+        "total (CPU)": [],
+        "total (wall)": [],
+    }
     for _ in range(args.iterations):
-        parse_s, checks_s, score = run()
-        parse_ms.append(parse_s * 1000)
-        checks_ms.append(checks_s * 1000)
-        total_ms.append((parse_s + checks_s) * 1000)
+        parse_s, checks_s, wall_s, score = run()
+        for name, seconds in zip(samples, (parse_s, checks_s, parse_s + checks_s, wall_s), strict=True):
+            samples[name].append(seconds * 1000)
 
     page = parse(decode(body, "utf-8").text, URL)
     print(
         f"Page: {len(body) / 1000:.0f} kB, {page.dom_nodes} elements, {len(page.links)} links, {len(page.words)} words"
     )
-    print(f"Score {score}; {args.iterations} iterations on one core\n")
+    # CPU time is what the engine costs on one core; wall time also counts waiting for a busy machine.
+    print(f"Score {score}; {args.iterations} iterations in one thread\n")
     print(f"{'stage':<20}{'mean':>10}{'p50':>10}{'p95':>10}   (ms/page)")
-    for name, samples in (("decode + parse", parse_ms), ("checks + score", checks_ms), ("total", total_ms)):
-        p95 = statistics.quantiles(samples, n=20)[-1]
-        print(f"{name:<20}{statistics.fmean(samples):>10.2f}{statistics.median(samples):>10.2f}{p95:>10.2f}")
-    mean = statistics.fmean(total_ms)
+    for name, values in samples.items():
+        p95 = statistics.quantiles(values, n=20)[-1]
+        print(f"{name:<20}{statistics.fmean(values):>10.2f}{statistics.median(values):>10.2f}{p95:>10.2f}")
+    mean = statistics.fmean(samples["total (CPU)"])
     verdict = "meets" if mean < TARGET_MS else "MISSES"
-    print(f"\nMean {mean:.1f} ms/page {verdict} the {TARGET_MS} ms target.")
+    print(f"\nMean CPU time {mean:.1f} ms/page {verdict} the {TARGET_MS} ms target.")
 
 
 if __name__ == "__main__":

@@ -22,6 +22,16 @@ class Probe:
     def status(self) -> int | None:
         return self.fetched.status if self.fetched is not None else None
 
+    @property
+    def size(self) -> int | None:
+        """The resource's size in bytes as served: Content-Length, else what was read (None if unknown)."""
+        if self.fetched is None or not self.ok:
+            return None
+        declared = self.fetched.headers.get("content-length", "")
+        if declared.isdigit():
+            return int(declared)
+        return None if self.fetched.truncated or not self.fetched.body else len(self.fetched.body)
+
 
 @dataclass
 class Resources:

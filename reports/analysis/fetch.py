@@ -18,6 +18,7 @@ import httpx
 from django.conf import settings
 
 from . import netguard
+from .decoding import SUPPORTED_ENCODINGS, BoundedDecoder
 from .errors import AnalysisError
 
 HTML_CONTENT_TYPES = {"text/html", "application/xhtml+xml"}
@@ -34,6 +35,11 @@ def format_bytes(size: int) -> str:
 
 def format_seconds(seconds: float) -> str:
     return f"{seconds:g} second" + ("" if seconds == 1 else "s")
+
+
+def ssl_context() -> ssl.SSLContext:
+    """A verifying TLS context with certifi's CA bundle (a fresh one: callers may set ALPN on it)."""
+    return httpx.create_ssl_context()
 
 
 class GuardedBackend(httpcore.SyncBackend):
@@ -70,7 +76,7 @@ class GuardedTransport(httpx.HTTPTransport):
         # HTTPTransport offers no network_backend argument, so build its pool here
         # instead of calling its __init__ (httpx is pinned; see requirements.txt).
         self._pool = httpcore.ConnectionPool(
-            ssl_context=httpx.create_ssl_context(),
+            ssl_context=ssl_context(),
             max_connections=max_connections,
             max_keepalive_connections=max_connections,
             network_backend=GuardedBackend(allow_private=allow_private),
@@ -112,7 +118,7 @@ class Fetcher:
         self.allow_private = settings.REPORTS_ALLOW_PRIVATE_NETWORKS
         self.client = httpx.Client(
             transport=GuardedTransport(allow_private=self.allow_private, max_connections=SUBREQUEST_CONCURRENCY),
-            headers={"User-Agent": settings.REPORTS_USER_AGENT},
+            headers={"User-Agent": settings.REPORTS_USER_AGENT, "Accept-Encoding": ", ".join(SUPPORTED_ENCODINGS)},
             follow_redirects=False,
             trust_env=False,  # no proxy from the environment: it would bypass the address check
         )
@@ -193,19 +199,21 @@ class Fetcher:
         declared = response.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > max_bytes and not truncate:
             raise _too_large(max_bytes)
+        decoder = BoundedDecoder(response.headers.get("content-encoding", ""), response.url.host)
         chunks: list[bytes] = []
         size = 0
-        # iter_bytes() yields decoded bytes, so the cap also stops compression bombs.
-        for chunk in _with_translated_errors(self, response.url.host, response.iter_bytes()):
+        for raw in _with_translated_errors(self, response.url.host, response.iter_raw()):
             if time.monotonic() > self.deadline:
                 raise self.timeout_error()
-            size += len(chunk)
-            if size > max_bytes:
-                if not truncate:
-                    raise _too_large(max_bytes)
-                chunks.append(chunk[: len(chunk) - (size - max_bytes)])
-                return b"".join(chunks), True
-            chunks.append(chunk)
+            # The cap counts decoded bytes, so it also stops compression bombs.
+            for chunk in decoder.decode(raw):
+                size += len(chunk)
+                if size > max_bytes:
+                    if not truncate:
+                        raise _too_large(max_bytes)
+                    chunks.append(chunk[: len(chunk) - (size - max_bytes)])
+                    return b"".join(chunks), True
+                chunks.append(chunk)
         return b"".join(chunks), False
 
     def negotiated_protocol(self, host: str, port: int) -> str | None:
@@ -213,8 +221,11 @@ class Fetcher:
         timeout = self.remaining()
         if timeout <= 0:
             raise self.timeout_error()
-        addresses = netguard.vetted_addresses(host, port, timeout=timeout, allow_private=self.allow_private)
-        context = ssl.create_default_context()
+        try:
+            addresses = netguard.vetted_addresses(host, port, timeout=timeout, allow_private=self.allow_private)
+        except TimeoutError:
+            raise self.timeout_error() from None
+        context = ssl_context()
         context.set_alpn_protocols(["h2", "http/1.1"])
         try:
             with (
@@ -252,8 +263,9 @@ def _translate(fetcher: Fetcher, host: str, exc: Exception) -> AnalysisError:
         os_error = _find_cause(exc, OSError)
         reason = (os_error.strerror if os_error and os_error.strerror else str(exc)).lower()
         return AnalysisError(f"Could not connect to {host} ({reason}).")
-    if isinstance(exc, httpx.DecodingError):
-        return AnalysisError(f"The answer from {host} is compressed incorrectly and cannot be decoded.")
+    if isinstance(exc, httpx.RemoteProtocolError) and "location header" in str(exc):
+        # httpx parses the Location header while receiving the response, before we see it.
+        return AnalysisError(f"The URL redirected to an invalid address ({exc}).")
     if isinstance(exc, httpx.TransportError):
         return AnalysisError(f"The connection to {host} failed ({exc or type(exc).__name__}).")
     return AnalysisError(f"Fetching from {host} failed ({exc}).")
@@ -284,6 +296,8 @@ def _require_http(url: httpx.URL, *, redirected: bool) -> None:
         raise AnalysisError("Only http and https URLs can be analysed.")
     if not url.host:
         raise AnalysisError("The URL has no host name.")
+    if url.port is not None and not 0 < url.port < 65536:
+        raise AnalysisError(f"The port {url.port} is not a valid port number.")
 
 
 def _require_html(response: httpx.Response) -> None:

@@ -103,7 +103,6 @@ class ParsedPage:
     plugins: list[tuple[str, str]] = field(default_factory=list)  # <object>/<embed>: (url, type)
     links: list[Link] = field(default_factory=list)
     inline_styles: list[str] = field(default_factory=list)  # tag names carrying a style attribute
-    style_blocks: int = 0
     deprecated_tags: Counter = field(default_factory=Counter)
     dom_nodes: int = 0
     text: str = ""  # the visible text, whitespace collapsed
@@ -112,8 +111,8 @@ class ParsedPage:
     @property
     def resource_urls(self) -> list[str]:
         """Sub-resources a browser loads for this page, in document order, without duplicates."""
-        urls = [*self.stylesheets, *(s.src for s in self.scripts), *(i.src for i in self.images if i.src)]
-        return list(dict.fromkeys([*urls, *self.media, *self.iframes]))
+        urls = [*self.stylesheets, *(s.src for s in self.scripts), *(i.src for i in self.images), *self.media]
+        return list(dict.fromkeys(url for url in [*urls, *self.iframes] if url and url != "(no src)"))
 
 
 def decode(body: bytes, header_charset: str | None) -> Decoded:
@@ -185,7 +184,8 @@ def parse(text: str, url: str) -> ParsedPage:
     if tree.root is not None:
         page.lang = (tree.root.attributes.get("lang") or "").strip()
 
-    page.titles = [_text(node) for node in tree.css("title")]
+    # An <svg> may carry its own <title> (a tooltip), which is not the page's title.
+    page.titles = [_text(node) for node in tree.css("title") if not _inside_svg(node)]
     _read_meta(tree, page)
     _read_link_tags(tree, page, absolute)
     for node in tree.css("script"):
@@ -195,14 +195,13 @@ def parse(text: str, url: str) -> ParsedPage:
         page.headings[tag] = [_text(node) for node in tree.css(tag)]
     page.images = [_image(node, absolute) for node in tree.css("img")]
     page.media = [absolute(node.attributes.get("src")) for node in tree.css(MEDIA_SELECTOR)]
-    page.iframes = [absolute(node.attributes.get("src")) for node in tree.css("iframe")]
+    page.iframes = [absolute(node.attributes.get("src")) or "(no src)" for node in tree.css("iframe")]
     page.plugins = [
         (absolute(node.attributes.get("data") or node.attributes.get("src")), node.attributes.get("type") or "")
         for node in tree.css("object, embed")
     ]
     page.links = [_link(node, absolute, host) for node in tree.css("a[href]")]
     page.inline_styles = [node.tag or "" for node in tree.css("[style]")]
-    page.style_blocks = len(tree.css("style"))
     page.deprecated_tags = Counter({tag: n for tag in DEPRECATED_TAGS if (n := len(tree.css(tag)))})
     page.dom_nodes = len(tree.css("*"))
 
@@ -254,6 +253,15 @@ def url_host(url: str) -> str:
         return (urlsplit(url).hostname or "").lower()
     except ValueError:
         return ""
+
+
+def _inside_svg(node: LexborNode) -> bool:
+    parent = node.parent
+    while parent is not None:
+        if parent.tag == "svg":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _text(node: LexborNode) -> str:

@@ -39,7 +39,8 @@ def gather(fetcher: Fetcher, document: Fetched, page: ParsedPage) -> Resources:
         return True
 
     if take():
-        jobs.append(lambda: _robots_and_sitemap(fetcher, origin, with_sitemap=take()))
+        with_sitemap = take()
+        jobs.append(lambda: _robots_and_sitemap(fetcher, origin, with_sitemap=with_sitemap))
     if take():
         missing = f"{origin}/{secrets.token_hex(8)}-this-page-does-not-exist"
         jobs.append(lambda: _setter("not_found", _probe(fetcher, missing)))

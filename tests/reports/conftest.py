@@ -1,11 +1,12 @@
 """Fixtures for interface A's tests."""
 
 import socket
+import ssl
 
 import pytest
 
-from reports.analysis import netguard
-from tests.reports.testsite import TestSite
+from reports.analysis import fetch, netguard
+from tests.reports.testsite import TestSite, make_certificates
 
 
 def resolve_locally(host: str, port: int) -> list[str]:
@@ -21,8 +22,8 @@ def _no_internet(monkeypatch):
 
 
 @pytest.fixture(scope="session")
-def _test_site_servers():
-    site = TestSite()
+def _test_site_servers(tmp_path_factory):
+    site = TestSite(make_certificates(tmp_path_factory.mktemp("tls")))
     yield site
     site.close()
 
@@ -36,3 +37,13 @@ def test_site(_test_site_servers, settings) -> TestSite:
     """
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     return _test_site_servers
+
+
+@pytest.fixture
+def tls_test_site(test_site, monkeypatch) -> TestSite:
+    """The test site, also served over HTTPS with a certificate the engine is made to trust."""
+    if test_site.certificates is None:
+        pytest.skip("openssl is needed to make the test certificates")
+    ca_file = str(test_site.certificates.ca_cert)
+    monkeypatch.setattr(fetch, "ssl_context", lambda: ssl.create_default_context(cafile=ca_file))
+    return test_site

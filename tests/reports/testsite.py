@@ -8,9 +8,15 @@ the same paths, so `/good` and `/bad` can be fetched from either.
 """
 
 import gzip
+import shutil
+import ssl
+import subprocess
 import threading
 import time
+import zlib
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import brotli
@@ -175,12 +181,15 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         self.server.requests.append((self.command, self.path))
         self.server.user_agents.append(self.headers.get("User-Agent", ""))
         bad = self.server.kind == "bad"
-        base = f"http://127.0.0.1:{self.server.server_port}"
+        base = f"{self.server.scheme}://127.0.0.1:{self.server.server_port}"
 
         if path in ("/good", "/") and not bad:
             self.html(GOOD_PAGE, compress=True, headers=SECURE_HEADERS)
         elif path in ("/good", "/"):
             self.html(GOOD_PAGE)
+        elif path == "/private-assets":
+            body = '<script src="http://10.0.0.1/app.js" defer></script><img src="/images/missing.webp" alt="">'
+            self.html(f"<!DOCTYPE html><html><head><title>Assets</title></head><body>{body}</body></html>")
         elif path == "/bad":
             self.html(BAD_PAGE, headers={"X-Robots-Tag": "noindex", "X-Powered-By": "PHP/5.3.3"})
         elif path == "/robots.txt":
@@ -220,6 +229,16 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.huge()
         elif path == "/gzip-bomb":
             self.reply(200, "text/html", HUGE_GZIP, headers={"Content-Encoding": "gzip"})
+        elif path == "/brotli-bomb":
+            self.reply(200, "text/html", BROTLI_BOMB, headers={"Content-Encoding": "br"})
+        elif path == "/deflate":
+            self.reply(
+                200, "text/html; charset=utf-8", zlib.compress(GOOD_PAGE.encode()), {"Content-Encoding": "deflate"}
+            )
+        elif path == "/corrupt-gzip":
+            self.reply(200, "text/html", b"\x1f\x8b\x08\x00garbage" * 10, headers={"Content-Encoding": "gzip"})
+        elif path == "/zstd":
+            self.reply(200, "text/html", b"(\xb5/\xfd", headers={"Content-Encoding": "zstd"})
         elif path == "/bad-encoding":
             body = GOOD_PAGE.encode().replace(b"forged to last", b"forged \xff\xfe to last")
             self.reply(200, "text/html; charset=utf-8", body)
@@ -314,24 +333,53 @@ SECURE_HEADERS = {
 HUGE_GZIP = gzip.compress(b"<p>" + b" " * HUGE_BODY_BYTES + b"</p>")
 
 
+def brotli_bomb(megabytes: int) -> bytes:
+    """A few hundred bytes that inflate to `megabytes` MB of spaces."""
+    compressor = brotli.Compressor(quality=5)
+    chunk = b" " * 1024 * 1024
+    return b"".join([*(compressor.process(chunk) for _ in range(megabytes)), compressor.finish()])
+
+
+# httpx alone would inflate this whole in one step; the engine must stop at its cap.
+BROTLI_BOMB = brotli_bomb(256)
+
+
 class TestSiteServer(ThreadingHTTPServer):
     __test__ = False
     daemon_threads = True
 
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, tls: ssl.SSLContext | None = None) -> None:
         super().__init__(("127.0.0.1", 0), TestSiteHandler)
         self.kind = kind
         self.requests: list[tuple[str, str]] = []
         self.user_agents: list[str] = []
+        self.scheme = "http" if tls is None else "https"
+        if tls is not None:
+            # The handshake happens in the handler's thread, so one stuck client cannot block the others.
+            self.socket = tls.wrap_socket(self.socket, server_side=True, do_handshake_on_connect=False)
+
+    def handle_error(self, request: object, client_address: object) -> None:
+        pass  # clients that hang up early (the ALPN probe, capped reads) are expected here
 
 
 class TestSite:
-    """The good and the bad site, running until `close()`."""
+    """The good and the bad site, running until `close()`.
+
+    Given a certificate authority from `make_certificates()`, the good site is also
+    served over HTTPS as site "tls", offering HTTP/2 by ALPN (it then speaks HTTP/1.1,
+    which is all the engine's probe needs to see).
+    """
 
     __test__ = False
 
-    def __init__(self) -> None:
+    def __init__(self, certificates: "Certificates | None" = None) -> None:
+        self.certificates = certificates
         self.servers = {kind: TestSiteServer(kind) for kind in ("good", "bad")}
+        if certificates is not None:
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(certificates.server_cert, certificates.server_key)
+            context.set_alpn_protocols(["h2", "http/1.1"])
+            self.servers["tls"] = TestSiteServer("good", tls=context)
         self.threads = [
             threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
             for server in self.servers.values()
@@ -340,8 +388,9 @@ class TestSite:
             thread.start()
 
     def url(self, path: str = "/good", *, site: str = "good") -> str:
-        """The absolute URL of `path` on the good (default) or the bad site."""
-        return f"http://127.0.0.1:{self.servers[site].server_port}{path}"
+        """The absolute URL of `path` on the good (default), the bad or the tls site."""
+        scheme = "https" if site == "tls" else "http"
+        return f"{scheme}://127.0.0.1:{self.servers[site].server_port}{path}"
 
     def requests(self, site: str = "good") -> list[tuple[str, str]]:
         """The (method, path) pairs the site has answered, oldest first."""
@@ -355,3 +404,36 @@ class TestSite:
         for server in self.servers.values():
             server.shutdown()
             server.server_close()
+
+
+@dataclass(frozen=True)
+class Certificates:
+    ca_cert: Path
+    server_cert: Path
+    server_key: Path
+
+
+def make_certificates(directory: Path) -> Certificates | None:
+    """A throw-away CA and a certificate for 127.0.0.1 signed by it (None without openssl)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        return None
+    ca_key, ca_cert = directory / "ca.key", directory / "ca.pem"
+    key, csr, cert = directory / "server.key", directory / "server.csr", directory / "server.pem"
+    extensions = directory / "server.ext"
+    extensions.write_text(
+        "subjectAltName=IP:127.0.0.1,DNS:localhost\nbasicConstraints=critical,CA:FALSE\n"
+        "keyUsage=critical,digitalSignature\nextendedKeyUsage=serverAuth\n"
+        "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid,issuer\n"
+    )
+    new_key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    commands = [
+        [openssl, "req", "-x509", *new_key, "-keyout", ca_key, "-out", ca_cert, "-days", "2", "-subj", "/CN=Test CA",
+         "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"],
+        [openssl, "req", *new_key, "-keyout", key, "-out", csr, "-subj", "/CN=127.0.0.1"],
+        [openssl, "x509", "-req", "-in", csr, "-CA", ca_cert, "-CAkey", ca_key, "-CAcreateserial", "-out", cert,
+         "-days", "2", "-extfile", extensions],
+    ]  # fmt: skip
+    for command in commands:
+        subprocess.run([str(part) for part in command], check=True, capture_output=True)
+    return Certificates(ca_cert=ca_cert, server_cert=cert, server_key=key)

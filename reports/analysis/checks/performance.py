@@ -45,6 +45,13 @@ def http_requests(context: Context) -> Outcome:
         "images": capped(dict.fromkeys(image.src for image in page.images if image.src)),
         "media": capped(page.media),
         "iframes": capped(page.iframes),
+        "bytes": sum(probe.size or 0 for probe in context.resources.assets.values()),
+        # Fetched resources that failed: broken references cost a request and show nothing.
+        "failed": capped(
+            {"url": url, "error": probe.error or f"HTTP {probe.status}"}
+            for url, probe in context.resources.assets.items()
+            if probe.error or (probe.status or 0) >= 400
+        ),
     }
     current, maximum = len(page.resource_urls), context.thresholds["max_requests"]
     return Outcome(value, {"too_many": limit(maximum=maximum, current=current)} if current > maximum else {})

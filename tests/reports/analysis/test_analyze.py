@@ -5,6 +5,7 @@ import json
 from django.conf import settings as django_settings
 
 from reports.analysis import AnalysisResult, analyze
+from tests.reports.testsite import ASSETS
 
 # Served over plain HTTP, the good page can only fail the checks that need TLS.
 TLS_CHECKS = {("performance", "http2"), ("security", "https_encryption"), ("security", "hsts")}
@@ -127,15 +128,24 @@ def test_linked_assets_are_fetched_to_judge_them(test_site):
     assert ("HEAD", "/images/photo.jpg") in test_site.requests("bad")
 
 
+def test_linked_assets_are_counted_and_weighed(test_site):
+    requests = analyze(test_site.url("/good")).results["performance"]["http_requests"]["value"]
+
+    assert requests["images"] == [test_site.url("/images/hero.webp"), test_site.url("/images/rake.avif")]
+    paths = ["/static/style.min.css", "/static/app.min.js", "/images/hero.webp", "/images/rake.avif"]
+    assert requests["bytes"] == sum(len(ASSETS[path][1]) for path in paths)
+
+
 def test_sub_requests_stop_at_the_configured_cap(test_site, settings):
     settings.REPORTS_MAX_SUBREQUESTS = 2
     before = len(test_site.requests())
 
     result = analyze(test_site.url("/good"))
 
-    assert len(test_site.requests()) - before == 3  # the page and two sub-requests
+    # The page, then robots.txt and the sitemap, which come first.
+    assert [path for _, path in test_site.requests()[before:]] == ["/good", "/robots.txt", "/sitemap-index.xml"]
     assert result.timing["subrequests"] == 2
-    assert result.results["miscellaneous"]["llms_txt"]["errors"] == {"missing": None}
+    assert result.results["seo"]["404_page"]["errors"] == {"failed": "not checked"}
 
 
 def test_requests_carry_the_configured_user_agent(test_site, settings):
@@ -168,3 +178,19 @@ def test_weights_and_bands_from_settings_change_score_and_rating(test_site, sett
 
 def test_the_fixture_allows_loopback_only_for_the_test_using_it():
     assert django_settings.REPORTS_ALLOW_PRIVATE_NETWORKS is False
+
+
+def test_a_near_perfect_page_over_https_passes_every_check(tls_test_site):
+    result = analyze(tls_test_site.url("/good", site="tls"))
+
+    assert failed_checks(result) == set()
+    assert result.score == 100
+    assert result.results["performance"]["http2"]["value"] == "HTTP/2"
+    assert result.results["security"]["hsts"]["value"] == "max-age=31536000; includeSubDomains"
+
+
+def test_a_deflate_page_is_decoded(test_site):
+    result = analyze(test_site.url("/deflate"))
+
+    assert result.results["performance"]["text_compression"]["value"]["encoding"] == "deflate"
+    assert result.results["seo"]["title"]["passed"]

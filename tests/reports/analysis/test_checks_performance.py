@@ -156,3 +156,9 @@ def test_http2_fails_for_a_plain_http_page():
     outcome = performance.http2(make_context(url="http://shop.example/"))
 
     assert outcome.errors == {"not_https": None}
+
+
+def test_http2_fails_naming_the_error_when_the_probe_failed():
+    outcome = performance.http2(make_context(resources=Resources(alpn_error="Could not open a TLS connection")))
+
+    assert outcome.errors == {"failed": "Could not open a TLS connection"}

@@ -2,6 +2,7 @@
 
 import ipaddress
 import socket
+import time
 
 import pytest
 
@@ -181,3 +182,58 @@ def test_an_error_status_is_reported(test_site):
 
 def test_a_missing_page_is_reported(test_site):
     assert analysis_error(test_site.url("/no-such-page")) == "The page answered with HTTP status 404 (Not Found)."
+
+
+def test_an_untrusted_certificate_is_a_tls_error(test_site):
+    if test_site.certificates is None:
+        pytest.skip("openssl is needed to make the test certificates")
+
+    assert (
+        analysis_error(test_site.url("/good", site="tls"))
+        == "The TLS handshake with 127.0.0.1 failed (unable to get local issuer certificate)."
+    )
+
+
+def test_a_redirect_to_an_invalid_address_is_reported(test_site):
+    url = test_site.url("/redirect/to?location=http://[::1")
+
+    assert analysis_error(url).startswith("The URL redirected to an invalid address (")
+
+
+def test_an_out_of_range_port_is_refused():
+    assert analysis_error("http://shop.example:99999/") == "The port 99999 is not a valid port number."
+
+
+def test_a_private_sub_resource_is_refused_without_failing_the_analysis(public_test_site):
+    result = analyze(public_test_site.url("/private-assets"))
+
+    assert result.results["performance"]["http_requests"]["value"]["failed"] == [
+        {"url": "http://10.0.0.1/app.js", "error": "The address 10.0.0.1 is private; fetching it is not allowed."},
+        {"url": public_test_site.url("/images/missing.webp"), "error": "HTTP 404"},
+    ]
+
+
+def test_a_brotli_bomb_is_stopped_at_the_size_limit(test_site):
+    assert analysis_error(test_site.url("/brotli-bomb")) == "The page is larger than the 5 MB limit."
+
+
+def test_a_corrupt_compressed_body_is_reported(test_site):
+    assert analysis_error(test_site.url("/corrupt-gzip")).startswith(
+        "The answer from 127.0.0.1 is compressed incorrectly ("
+    )
+
+
+def test_an_unsupported_compression_is_reported(test_site):
+    assert analysis_error(test_site.url("/zstd")) == "The answer from 127.0.0.1 uses an unsupported compression (zstd)."
+
+
+def test_a_dns_lookup_that_hangs_is_a_timeout(settings, monkeypatch):
+    settings.REPORTS_FETCH_TIMEOUT = 0.3
+
+    def slow_resolve(host, port):
+        time.sleep(1)
+        return ["93.184.215.14"]
+
+    monkeypatch.setattr(netguard, "resolve", slow_resolve)
+
+    assert analysis_error("http://slow-dns.example/") == "The page did not answer within 0.3 seconds."

@@ -72,3 +72,18 @@ def test_parse_survives_a_malformed_link():
 
     assert page.links[0].url == "http://[::1"
     assert not page.links[0].internal
+
+
+def test_parse_ignores_the_title_of_an_inline_svg():
+    page = parse(
+        "<head><title>Shop</title></head><body><svg><title>Cart icon</title></svg></body>", "https://a.example/"
+    )
+
+    assert page.titles == ["Shop"]
+
+
+def test_parse_counts_an_iframe_without_src_but_does_not_request_it():
+    page = parse('<iframe srcdoc="<p>hi</p>"></iframe>', "https://shop.example/")
+
+    assert page.iframes == ["(no src)"]
+    assert page.resource_urls == []
