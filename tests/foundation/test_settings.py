@@ -13,10 +13,14 @@ from common.env import env_bool, env_database, env_int, env_list, env_secret
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
-def import_settings(**env: str) -> subprocess.CompletedProcess:
+def start_django(**env: str) -> subprocess.CompletedProcess:
+    return import_settings(code="import django; django.setup()", **env)
+
+
+def import_settings(code: str = "import config.settings", **env: str) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if k not in {"DATABASE_URL", "DEBUG", "SECRET_KEY", "REDIS_URL"}}
     return subprocess.run(
-        [sys.executable, "-c", "import config.settings"],
+        [sys.executable, "-c", code],
         cwd=PROJECT_DIR,
         env={**clean, "SECRET_KEY": "x" * 50, **env},
         capture_output=True,
@@ -45,6 +49,23 @@ def test_settings_import_with_defaults():
 )
 def test_bad_value_stops_start_up_naming_the_variable(variable, value):
     result = import_settings(**{variable: value})
+
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert variable in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("REPORTS_THRESHOLDS", "{not json"),
+        ("REPORTS_THRESHOLDS", '{"no_such_threshold": 1}'),
+        ("REPORTS_IMPORTANCE_WEIGHTS", '{"high": -1}'),
+        ("REPORTS_RATING_BANDS", "[80, 50]"),
+    ],
+)
+def test_bad_analysis_setting_stops_start_up_naming_the_variable(variable, value):
+    result = start_django(DJANGO_SETTINGS_MODULE="config.settings", **{variable: value})
 
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
