@@ -34,6 +34,7 @@ LINK_DELETED = "The shortened URL {short} has been deleted."
 PAGE_INVALID = "The page must be a positive integer."
 BAD_JSON = "The request body is not a valid JSON object."
 FIELD_NOT_TEXT = 'The field "{field}" must be a string.'
+FIELD_HAS_NUL = 'The field "{field}" must not contain NUL characters.'
 METHOD_NOT_ALLOWED = "Method not allowed."
 CSRF_FAILED = "CSRF verification failed. Reload the page and try again."
 CROSS_SITE = "Cross-site requests are refused."

@@ -48,8 +48,18 @@ def wants_json(request: HttpRequest) -> bool:
 
 def request_data(request: HttpRequest) -> dict[str, str]:
     """The POST fields, from a form or a JSON object, as strings."""
-    if not _has_json_body(request):
-        return {key: request.POST.get(key, "") for key in request.POST}
+    if _has_json_body(request):
+        data = _json_object(request)
+    else:
+        data = {key: request.POST.get(key, "") for key in request.POST}
+    for key, value in data.items():
+        # PostgreSQL cannot store NUL, and no login, URL or password needs one.
+        if "\x00" in value:
+            raise Failure(messages.FIELD_HAS_NUL.format(field=key))
+    return data
+
+
+def _json_object(request: HttpRequest) -> dict[str, str]:
     try:
         data = json.loads(request.body or b"{}")
     except (ValueError, UnicodeDecodeError):

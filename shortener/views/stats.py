@@ -1,5 +1,6 @@
 """Statistics: own links, all links in admin mode, one link; entering admin mode; deleting links."""
 
+import re
 import time
 
 from django.contrib import messages as flash
@@ -17,8 +18,11 @@ from shortener.views.base import login_required_response, qr_svg, short_url
 PAGE_SIZE = 10
 
 
+PAGE_RE = re.compile(r"[1-9][0-9]{0,8}")
+
+
 def _page_number(raw: str) -> int:
-    if not raw.isdigit() or int(raw) < 1:
+    if not PAGE_RE.fullmatch(raw):
         raise Failure(messages.PAGE_INVALID)
     return int(raw)
 

@@ -346,3 +346,20 @@ def test_short_url_uses_the_shortener_host_at_its_root(settings, user):
 
     code = ShortLink.objects.get().code
     assert response.json()["short"] == f"http://sho.rt/{code}"
+
+
+def test_url_with_nul_character_is_refused(alice_client):
+    response = shorten(alice_client, "https://example.com/a\x00b")
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json() == {"success": False, "msg": 'The field "shorturl" must not contain NUL characters.'}
+    assert not ShortLink.objects.exists()
+
+
+def test_internationalised_url_is_shortened_and_followed(alice_client, client):
+    response = shorten(alice_client, "https://bücher.example/straße?q=é")
+
+    code = response.json()["short"].rsplit("/", 1)[1]
+    redirect = client.get(f"/s/{code}")
+    assert response.json()["url"] == "https://bücher.example/straße?q=é"
+    assert redirect["Location"] == "https://b%C3%BCcher.example/stra%C3%9Fe?q=%C3%A9"

@@ -253,3 +253,10 @@ def test_json_login_from_the_same_origin_needs_no_csrf_token(user):
     )
 
     assert response.status_code == status.HTTP_200_OK
+
+
+def test_login_with_nul_character_is_refused(client, user):
+    response = client.post("/s/login", {"login": "ali\x00ce", "password": "x", "_format": "json"})
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json()["msg"] == 'The field "login" must not contain NUL characters.'

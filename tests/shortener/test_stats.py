@@ -125,7 +125,7 @@ def test_admin_stats_page_past_the_end_is_empty(admin_client, user):
     assert response.json() == []
 
 
-@pytest.mark.parametrize("page", ["0", "-1", "two", "1.5", ""])
+@pytest.mark.parametrize("page", ["0", "-1", "two", "1.5", "", "²", "٣", "9" * 10])
 def test_admin_stats_refuses_a_bad_page(admin_client, page):
     response = admin_client.get("/s/stats", {"_format": "json", "page": page})
 
