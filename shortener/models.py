@@ -56,6 +56,9 @@ class ShortLink(models.Model):
 
     def save(self, *args, **kwargs) -> None:
         self.url_digest = self.digest(self.url)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "url" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "url_digest"}
         super().save(*args, **kwargs)
 
     @property

@@ -15,7 +15,7 @@ from shortener.services.admin_mode import is_admin
 from shortener.views.base import safe_next
 
 
-@endpoint("GET", "POST", csrf=True)
+@endpoint("GET", "HEAD", "POST", csrf=True)
 def login_view(request: HttpRequest) -> HttpResponse:
     if request.method == "GET":
         if wants_json(request):
@@ -64,6 +64,6 @@ def logout_view(request: HttpRequest) -> HttpResponse:
     return redirect("shortener:logged-out")
 
 
-@endpoint("GET")
+@endpoint("GET", "HEAD")
 def logged_out(request: HttpRequest) -> HttpResponse:
     return render(request, "shortener/logged_out.html", {"msg": messages.LOGOUT_OK})

@@ -4,7 +4,7 @@ import segno
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import SafeString, mark_safe
 
 from shortener import messages
@@ -34,7 +34,9 @@ def safe_next(request: HttpRequest, candidate: str) -> str:
 
 
 def login_required_response(request: HttpRequest) -> HttpResponse:
-    """Send a browser to the login page; tell a JSON client that it must log in."""
+    """Send a browser to the login page (and back afterwards); tell a JSON client that it must log in."""
     if wants_json(request):
         raise Failure(messages.LOGIN_REQUIRED, 401)
-    return redirect(f"{reverse('shortener:login')}?next={request.path}")
+    # After logging in the browser comes back with a GET, which only a GET page can answer.
+    back = request.get_full_path() if request.method == "GET" else reverse("shortener:index")
+    return redirect(f"{reverse('shortener:login')}?{urlencode({'next': back})}")

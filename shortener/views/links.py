@@ -19,7 +19,7 @@ from shortener.views.base import login_required_response, qr_svg, short_url
 LAST_CREATED_KEY = "shortener_last_created"
 
 
-@endpoint("GET")
+@endpoint("GET", "HEAD")
 def index(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         return success(user=request.user.get_username() or None, admin=is_admin(request))
@@ -70,7 +70,7 @@ def create(request: HttpRequest) -> HttpResponse:
     return redirect("shortener:index")
 
 
-@endpoint("GET")
+@endpoint("GET", "HEAD")
 def follow(request: HttpRequest, code: str) -> HttpResponse:
     link = link_resolve(code)
     if link is None or link.is_deleted:

@@ -93,7 +93,7 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
     return redirect("shortener:stats")
 
 
-@endpoint("GET", "POST", csrf=True)
+@endpoint("GET", "HEAD", "POST", csrf=True)
 def stats(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
@@ -110,7 +110,7 @@ def _live_link(request: HttpRequest, code: str) -> ShortLink:
     return link
 
 
-@endpoint("GET")
+@endpoint("GET", "HEAD")
 def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     link = _live_link(request, code)
     short = short_url(request, code)

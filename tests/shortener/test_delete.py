@@ -120,3 +120,10 @@ def test_admin_mode_ends_with_logout(admin_client, link):
     response = admin_client.get("/s/d/abc", {"_format": "json"})
 
     assert response.status_code == status.HTTP_403_FORBIDDEN
+
+
+def test_head_request_does_not_delete(admin_client, link):
+    response = admin_client.head("/s/d/abc")
+
+    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
+    assert not ShortLink.objects.get().is_deleted

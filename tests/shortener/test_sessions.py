@@ -260,3 +260,10 @@ def test_login_with_nul_character_is_refused(client, user):
 
     assert response.status_code == status.HTTP_400_BAD_REQUEST
     assert response.json()["msg"] == 'The field "login" must not contain NUL characters.'
+
+
+def test_head_request_does_not_log_out(alice_client):
+    response = alice_client.head("/s/logout")
+
+    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
+    assert "_auth_user_id" in alice_client.session
