@@ -152,3 +152,21 @@ def test_redirect_costs_no_query_once_cached_for_a_repeat_visitor(client, django
 
     assert response.status_code == status.HTTP_302_FOUND
     assert ShortLink.objects.get().counter == 1
+
+
+def test_accept_json_resolves_without_redirecting(client):
+    ShortLinkFactory(code="abc", url="https://lstu.fr")
+
+    response = client.get("/s/abc", HTTP_ACCEPT="application/json")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "url": "https://lstu.fr"}
+    assert ShortLink.objects.get().counter == 0
+
+
+def test_format_other_than_json_wins_over_accept(client):
+    ShortLinkFactory(code="abc", url="https://lstu.fr")
+
+    response = client.get("/s/abc", {"_format": "html"}, HTTP_ACCEPT="application/json")
+
+    assert response.status_code == status.HTTP_302_FOUND
