@@ -363,3 +363,43 @@ def test_internationalised_url_is_shortened_and_followed(alice_client, client):
     redirect = client.get(f"/s/{code}")
     assert response.json()["url"] == "https://bücher.example/straße?q=é"
     assert redirect["Location"] == "https://b%C3%BCcher.example/stra%C3%9Fe?q=%C3%A9"
+
+
+def test_reserved_word_message_lists_every_word(alice_client):
+    response = shorten(alice_client, "https://example.com/", custom="api")
+
+    assert response.json()["msg"] == (
+        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "fullstats", "logged-out", "login", '
+        '"logout", "media", "static", "stats". Your URL to shorten: https://example.com/'
+    )
+
+
+def test_generated_code_that_is_a_reserved_word_is_skipped(alice_client, monkeypatch):
+    codes = iter(["admin", "good2345"])
+    monkeypatch.setattr(ShortLink, "generate_code", classmethod(lambda cls: next(codes)))
+
+    response = shorten(alice_client, "https://example.com/")
+
+    assert response.json()["short"].endswith("/s/good2345")
+
+
+def test_generated_code_collision_is_retried(alice_client, other_user, monkeypatch):
+    ShortLinkFactory(code="taken234", owner=other_user)
+    codes = iter(["taken234", "fresh234"])
+    monkeypatch.setattr(ShortLink, "generate_code", classmethod(lambda cls: next(codes)))
+
+    response = shorten(alice_client, "https://example.com/")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json()["short"].endswith("/s/fresh234")
+
+
+def test_running_out_of_free_codes_is_reported(alice_client, other_user, monkeypatch):
+    ShortLinkFactory(code="taken234", owner=other_user)
+    monkeypatch.setattr(ShortLink, "generate_code", classmethod(lambda cls: "taken234"))
+
+    response = shorten(alice_client, "https://example.com/")
+
+    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
+    assert response.json() == {"success": False, "msg": messages.CODE_EXHAUSTED}
+    assert ShortLink.objects.count() == 1

@@ -100,9 +100,10 @@ def test_anonymous_cannot_delete(client, link):
 
 
 def test_delete_started_by_another_site_is_refused(admin_client, link):
-    response = admin_client.get("/s/d/abc", HTTP_SEC_FETCH_SITE="cross-site")
+    response = admin_client.get("/s/d/abc", {"_format": "json"}, HTTP_SEC_FETCH_SITE="cross-site")
 
     assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert response.json() == {"success": False, "msg": messages.CROSS_SITE}
     assert not ShortLink.objects.get().is_deleted
 
 

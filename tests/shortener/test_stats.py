@@ -177,6 +177,15 @@ def test_stats_detail_json_gives_counter_and_unix_times(client, user):
     assert before <= body["timestamp"] <= int(time.time())
 
 
+def test_stats_detail_is_public_to_other_users(bob_client, user):
+    ShortLinkFactory(code="abc", owner=user, counter=3)
+
+    response = bob_client.get("/s/stats/abc", {"_format": "json"})
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json()["counter"] == 3
+
+
 def test_stats_detail_counts_a_followed_link(client, user):
     ShortLinkFactory(code="abc", owner=user)
     client.get("/s/abc", HTTP_USER_AGENT="Mozilla/5.0 Firefox/140.0")
