@@ -22,6 +22,9 @@ def admin_mode_available() -> bool:
 
 
 def is_admin(request: HttpRequest) -> bool:
+    # Removing the password settings ends admin mode in every session at once.
+    if not admin_mode_available():
+        return False
     until = request.session.get(SESSION_KEY)
     return isinstance(until, int | float) and until > time.time()
 

@@ -213,3 +213,11 @@ def test_html_admin_form_needs_the_csrf_token(user, admin_password):
     response = client.post("/s/stats", {"adminpwd": ADMIN_PASSWORD})
 
     assert response.status_code == status.HTTP_403_FORBIDDEN
+
+
+def test_removing_the_password_setting_ends_admin_mode(admin_client, settings, other_user):
+    ShortLinkFactory(owner=other_user)
+
+    settings.SHORTENER_ADMINPWD = ""
+
+    assert admin_list_size(admin_client) == 0
