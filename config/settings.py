@@ -239,3 +239,14 @@ SHORTENER_VISITOR_KEY = env_secret("SHORTENER_VISITOR_KEY")
 # How long a code → target lookup stays cached. With several processes and no shared cache
 # (REDIS_URL), a deleted link may still redirect in other processes for up to this long.
 SHORTENER_CACHE_SECONDS = env_int("SHORTENER_CACHE_SECONDS", 300, minimum=0)
+# The redirect's lookups and visit de-duplication keys get their own cache, so that they
+# neither evict nor are evicted by the rest of the service (locmem keeps 300 keys by default).
+SHORTENER_CACHE_MAX_ENTRIES = env_int("SHORTENER_CACHE_MAX_ENTRIES", 100_000, minimum=100)
+if REDIS_URL:
+    CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
+else:
+    CACHES["shortener"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "shortener",
+        "OPTIONS": {"MAX_ENTRIES": SHORTENER_CACHE_MAX_ENTRIES},
+    }

@@ -6,7 +6,6 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from django.conf import settings
-from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
@@ -14,6 +13,7 @@ from django.db.models import Model, QuerySet
 from django.utils import timezone
 
 from shortener import messages
+from shortener.caching import cache
 from shortener.errors import Failure
 from shortener.models import CODE_MAX_LENGTH, URL_MAX_LENGTH, ShortLink
 

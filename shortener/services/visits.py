@@ -9,7 +9,6 @@ import datetime
 import re
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F
 from django.http import HttpRequest
@@ -17,6 +16,7 @@ from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from common.http import client_ip
+from shortener.caching import cache
 from shortener.models import ShortLink, Visit
 
 # Crawlers, link-preview fetchers (chat apps, social networks) and monitoring tools.

@@ -1,4 +1,5 @@
 import pytest
+from django.core.cache import caches
 from django.test import Client
 
 ADMIN_PASSWORD = "toto"
@@ -31,3 +32,11 @@ def admin_client(alice_client, admin_password) -> Client:
     response = alice_client.post("/s/stats", {"adminpwd": admin_password, "_format": "json"})
     assert response.json()["success"] is True
     return alice_client
+
+
+@pytest.fixture(autouse=True)
+def _clear_shortener_cache():
+    # Cached lookups and seen visitors must not leak from one test into the next.
+    caches["shortener"].clear()
+    yield
+    caches["shortener"].clear()

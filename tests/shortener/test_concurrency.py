@@ -1,9 +1,9 @@
 """Parallel visits and creates on PostgreSQL: no lost counts, no duplicate codes."""
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 
+from shortener.caching import cache
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.services.links import link_create

@@ -4,9 +4,9 @@ import datetime
 
 import pytest
 import time_machine
-from django.core.cache import cache
 from django.core.management import call_command
 
+from shortener.caching import cache
 from shortener.models import ShortLink, Visit
 
 from .factories import ShortLinkFactory
