@@ -228,3 +228,38 @@ if SHORTENER_HOST and SHORTENER_HOST not in ALLOWED_HOSTS and "*" not in ALLOWED
     ALLOWED_HOSTS.append(SHORTENER_HOST)
 SHORTENER_ADMINPWD = env_secret("SHORTENER_ADMINPWD")
 SHORTENER_HASHED_ADMINPWD = env_secret("SHORTENER_HASHED_ADMINPWD")
+# 302 by default so that browsers come back and visits keep being counted.
+SHORTENER_REDIRECT_PERMANENT = env_bool("SHORTENER_REDIRECT_PERMANENT", False)
+# Targets whose host matches this regular expression (re.search, case-insensitive) are refused.
+SHORTENER_BLOCKED_HOSTS = env_str("SHORTENER_BLOCKED_HOSTS")
+if SHORTENER_BLOCKED_HOSTS:
+    import re
+
+    try:
+        re.compile(SHORTENER_BLOCKED_HOSTS)
+    except re.error as exc:
+        raise ImproperlyConfigured(f"SHORTENER_BLOCKED_HOSTS is not a valid regular expression: {exc}.") from None
+SHORTENER_CODE_LENGTH = env_int("SHORTENER_CODE_LENGTH", 8, minimum=6)
+SHORTENER_CREATE_RATE_LIMIT = env_int("SHORTENER_CREATE_RATE_LIMIT", 30, minimum=1)  # per user per period
+SHORTENER_CREATE_RATE_PERIOD = env_int("SHORTENER_CREATE_RATE_PERIOD", 60, minimum=1)
+SHORTENER_LOGIN_RATE_LIMIT = env_int("SHORTENER_LOGIN_RATE_LIMIT", 10, minimum=1)  # per client address
+SHORTENER_LOGIN_RATE_PERIOD = env_int("SHORTENER_LOGIN_RATE_PERIOD", 600, minimum=1)
+SHORTENER_ADMIN_MAX_BAD_PASSWORDS = env_int("SHORTENER_ADMIN_MAX_BAD_PASSWORDS", 3, minimum=1)
+SHORTENER_ADMIN_BAN_SECONDS = env_int("SHORTENER_ADMIN_BAN_SECONDS", 3600, minimum=1)
+SHORTENER_ADMIN_SESSION_SECONDS = env_int("SHORTENER_ADMIN_SESSION_SECONDS", 3600, minimum=60)
+# Key of the daily visitor hash; SECRET_KEY when unset. Rotating it resets today's de-duplication.
+SHORTENER_VISITOR_KEY = env_secret("SHORTENER_VISITOR_KEY")
+# How long a code → target lookup stays cached. With several processes and no shared cache
+# (REDIS_URL), a deleted link may still redirect in other processes for up to this long.
+SHORTENER_CACHE_SECONDS = env_int("SHORTENER_CACHE_SECONDS", 300, minimum=0)
+# The redirect's lookups and visit de-duplication keys get their own cache, so that they
+# neither evict nor are evicted by the rest of the service (locmem keeps 300 keys by default).
+SHORTENER_CACHE_MAX_ENTRIES = env_int("SHORTENER_CACHE_MAX_ENTRIES", 100_000, minimum=100)
+if REDIS_URL:
+    CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
+else:
+    CACHES["shortener"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "shortener",
+        "OPTIONS": {"MAX_ENTRIES": SHORTENER_CACHE_MAX_ENTRIES},
+    }

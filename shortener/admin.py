@@ -1,0 +1,14 @@
+from django.contrib import admin
+
+from shortener.models import ShortLink
+
+
+@admin.register(ShortLink)
+class ShortLinkAdmin(admin.ModelAdmin):
+    list_display = ("code", "url", "owner", "counter", "is_custom", "created_at", "deleted_at")
+    list_filter = ("is_custom", ("deleted_at", admin.EmptyFieldListFilter))
+    list_select_related = ("owner",)
+    search_fields = ("code", "url", "owner__username")
+    raw_id_fields = ("owner",)
+    readonly_fields = ("counter", "created_at")
+    ordering = ("-created_at",)

@@ -1,0 +1,95 @@
+"""Short links and the visits that count towards their unique-visit counter."""
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+# No look-alikes (0/O/o, 1/l/I/i), so a code read aloud or off paper is typed right.
+CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_MAX_LENGTH = 64
+URL_MAX_LENGTH = 2048
+
+
+class ShortLink(models.Model):
+    code = models.CharField(max_length=CODE_MAX_LENGTH, help_text="Final path segment of the short URL.")
+    url = models.URLField(max_length=URL_MAX_LENGTH, help_text="Target URL.")
+    # Lets the "same user, same URL" lookup use an index whatever the URL's length.
+    url_digest = models.CharField(max_length=64, editable=False)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="short_links",
+    )
+    is_custom = models.BooleanField(default=False, help_text="The code was chosen by the owner.")
+    counter = models.PositiveBigIntegerField(default=0, help_text="Unique visits: one per visitor per day.")
+    created_at = models.DateTimeField(default=timezone.now)
+    # Deleted links keep their code, so a spammer's code cannot be taken over by someone else.
+    deleted_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = "short link"
+        verbose_name_plural = "short links"
+        constraints = [
+            models.UniqueConstraint(fields=["code"], name="shortener_shortlink_code_uniq"),
+            # One generated code per user and URL: a second request gets the first code back.
+            models.UniqueConstraint(
+                fields=["owner", "url_digest"],
+                condition=Q(is_custom=False, deleted_at__isnull=True),
+                name="shortener_shortlink_owner_url_uniq",
+            ),
+            models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
+        ]
+        indexes = [
+            # Own links and the admin list, most visited first.
+            models.Index(fields=["owner", "-counter"], name="shortener_shortlink_owner_idx"),
+            models.Index(fields=["-counter", "-created_at"], name="shortener_shortlink_top_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.code} ---> {self.url}"
+
+    def save(self, *args, **kwargs) -> None:
+        self.url_digest = self.digest(self.url)
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and "url" in update_fields:
+            kwargs["update_fields"] = {*update_fields, "url_digest"}
+        super().save(*args, **kwargs)
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    @staticmethod
+    def digest(url: str) -> str:
+        return hashlib.sha256(url.encode()).hexdigest()
+
+    @classmethod
+    def generate_code(cls) -> str:
+        return "".join(secrets.choice(CODE_ALPHABET) for _ in range(settings.SHORTENER_CODE_LENGTH))
+
+
+class Visit(models.Model):
+    """One visitor seen on one link on one UTC day: the row that makes the counter unique."""
+
+    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="+")
+    # Keyed hash of address and User-Agent with a salt that changes every day; no raw address.
+    visitor = models.CharField(max_length=32)
+    day = models.DateField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["link", "visitor", "day"], name="shortener_visit_once_per_day"),
+        ]
+        indexes = [
+            # Pruning old days.
+            models.Index(fields=["day"], name="shortener_visit_day_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.visitor} on {self.day}"

@@ -1,0 +1,1 @@
+"""The shortener's views, one module per concern: sessions, links, statistics."""

@@ -1,0 +1,69 @@
+"""Logging in and out with Django users and sessions."""
+
+from django.conf import settings
+from django.contrib import messages as flash
+from django.contrib.auth import authenticate, login, logout
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from common import ratelimit
+from common.http import client_ip
+from shortener import messages
+from shortener.errors import Failure
+from shortener.negotiation import endpoint, request_data, success, wants_json
+from shortener.services.admin_mode import is_admin
+from shortener.views.base import safe_next
+
+
+@endpoint("GET", "HEAD", "POST", csrf=True)
+def login_view(request: HttpRequest) -> HttpResponse:
+    if request.method == "GET":
+        if wants_json(request):
+            return success(user=request.user.get_username() or None, admin=is_admin(request))
+        if request.user.is_authenticated:
+            return redirect("shortener:index")
+        return render(request, "shortener/login.html", {"next": safe_next(request, request.GET.get("next", ""))})
+
+    data = request_data(request)
+    username = data.get("login", "")
+    next_url = safe_next(request, data.get("next", "") or request.GET.get("next", ""))
+    try:
+        limit = ratelimit.hit(
+            f"shortener:login:{client_ip(request)}",
+            limit=settings.SHORTENER_LOGIN_RATE_LIMIT,
+            period=settings.SHORTENER_LOGIN_RATE_PERIOD,
+        )
+        if not limit.allowed:
+            seconds = limit.retry_after
+            raise Failure(messages.TOO_MANY_LOGINS.format(seconds=seconds), 429, retry_after=seconds)
+        password = data.get("password", "")
+        if not username or not password:
+            raise Failure(messages.LOGIN_FIELDS_MISSING)
+        user = authenticate(request, username=username, password=password)
+        if user is None:
+            raise Failure(messages.LOGIN_FAILED, 401)
+    except Failure as failure:
+        if wants_json(request):
+            raise
+        context = {"error": failure.msg, "login": username, "next": next_url}
+        return render(request, "shortener/login.html", context, status=failure.status)
+
+    login(request, user)
+    if wants_json(request):
+        return success(msg=messages.LOGIN_OK)
+    flash.success(request, messages.LOGIN_OK)
+    return redirect(next_url)
+
+
+@endpoint("GET")
+def logout_view(request: HttpRequest) -> HttpResponse:
+    # Ends admin mode too: the whole session is flushed.
+    logout(request)
+    if wants_json(request):
+        return success(msg=messages.LOGOUT_OK)
+    return redirect("shortener:logged-out")
+
+
+@endpoint("GET", "HEAD")
+def logged_out(request: HttpRequest) -> HttpResponse:
+    return render(request, "shortener/logged_out.html", {"msg": messages.LOGOUT_OK})

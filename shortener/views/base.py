@@ -1,0 +1,42 @@
+"""Helpers shared by the shortener's views."""
+
+import segno
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.safestring import SafeString, mark_safe
+
+from shortener import messages
+from shortener.errors import Failure
+from shortener.negotiation import wants_json
+
+
+def short_url(request: HttpRequest, code: str) -> str:
+    """The full short URL, right under /<prefix>/ as well as at the root of SHORTENER_HOST."""
+    return request.build_absolute_uri(reverse("shortener:redirect", args=[code]))
+
+
+def qr_svg(text: str) -> SafeString:
+    """An inline SVG QR code: no image request, and no inline style for the CSP to refuse."""
+    qr = segno.make(text, error="m")
+    # segno escapes the title and emits only attributes it computed itself.
+    return mark_safe(qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", title=f"QR code of {text}"))
+
+
+def safe_next(request: HttpRequest, candidate: str) -> str:
+    """`candidate` if it points back into this site, else the main page."""
+    if candidate and url_has_allowed_host_and_scheme(
+        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return candidate
+    return reverse("shortener:index")
+
+
+def login_required_response(request: HttpRequest) -> HttpResponse:
+    """Send a browser to the login page (and back afterwards); tell a JSON client that it must log in."""
+    if wants_json(request):
+        raise Failure(messages.LOGIN_REQUIRED, 401)
+    # After logging in the browser comes back with a GET, which only a GET page can answer.
+    back = request.get_full_path() if request.method == "GET" else reverse("shortener:index")
+    return redirect(f"{reverse('shortener:login')}?{urlencode({'next': back})}")

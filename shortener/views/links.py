@@ -1,0 +1,84 @@
+"""The main page, shortening, and following a short link (the hot path)."""
+
+from django.conf import settings
+from django.contrib import messages as flash
+from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
+from django.shortcuts import redirect, render
+
+from common import ratelimit
+from shortener import messages
+from shortener.errors import Failure
+from shortener.models import ShortLink
+from shortener.negotiation import endpoint, request_data, success, wants_json
+from shortener.services.admin_mode import is_admin
+from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
+from shortener.services.visits import visit_record
+from shortener.views.base import login_required_response, qr_svg, short_url
+
+# The code just created, shown once on the main page after the redirect.
+LAST_CREATED_KEY = "shortener_last_created"
+
+
+@endpoint("GET", "HEAD")
+def index(request: HttpRequest) -> HttpResponse:
+    if wants_json(request):
+        return success(user=request.user.get_username() or None, admin=is_admin(request))
+    context: dict[str, object] = {}
+    code = request.session.pop(LAST_CREATED_KEY, None)
+    if code and request.user.is_authenticated:
+        link = ShortLink.objects.filter(code=code, owner=request.user, deleted_at__isnull=True).first()
+        if link:
+            short = short_url(request, link.code)
+            context["result"] = {"short": short, "url": link.url, "qr": qr_svg(short)}
+    return render(request, "shortener/index.html", context)
+
+
+def _check_create_rate(user_id: int) -> None:
+    limit = ratelimit.hit(
+        f"shortener:create:{user_id}",
+        limit=settings.SHORTENER_CREATE_RATE_LIMIT,
+        period=settings.SHORTENER_CREATE_RATE_PERIOD,
+    )
+    if not limit.allowed:
+        seconds = limit.retry_after
+        raise Failure(messages.TOO_MANY_LINKS.format(seconds=seconds), 429, retry_after=seconds)
+
+
+@endpoint("POST", csrf=True)
+def create(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return login_required_response(request)
+    data = request_data(request)
+    # Lstu's field names are accepted too, so its clients work unchanged.
+    raw_url = data.get("shorturl", data.get("lsturl", ""))
+    raw_custom = data.get("shorturl-custom", data.get("lsturl-custom", ""))
+    try:
+        _check_create_rate(request.user.pk)
+        url = clean_url(raw_url)
+        link = link_create(owner_id=request.user.pk, url=url, custom=clean_custom(raw_custom, url=url))
+    except Failure as failure:
+        if wants_json(request):
+            raise
+        context = {"error": failure.msg, "url_value": raw_url, "custom_value": raw_custom}
+        return render(request, "shortener/index.html", context, status=failure.status)
+
+    short = short_url(request, link.code)
+    if wants_json(request):
+        return success(url=link.url, short=short)
+    request.session[LAST_CREATED_KEY] = link.code
+    flash.success(request, messages.LINK_CREATED.format(short=short))
+    return redirect("shortener:index")
+
+
+@endpoint("GET", "HEAD")
+def follow(request: HttpRequest, code: str) -> HttpResponse:
+    link = link_resolve(code)
+    if link is None or link.is_deleted:
+        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
+        raise Failure(message.format(short=short_url(request, code)), 404)
+    if wants_json(request):
+        return success(url=link.url)
+    visit_record(link_id=link.pk, request=request)
+    if settings.SHORTENER_REDIRECT_PERMANENT:
+        return HttpResponsePermanentRedirect(link.url)
+    return HttpResponseRedirect(link.url)

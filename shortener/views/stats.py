@@ -1,0 +1,150 @@
+"""Statistics: own links, all links in admin mode, one link; entering admin mode; deleting links."""
+
+import re
+import time
+
+from django.contrib import messages as flash
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+
+from shortener import messages
+from shortener.errors import Failure
+from shortener.models import ShortLink
+from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
+from shortener.services.admin_mode import admin_login, admin_logout, admin_mode_available, is_admin
+from shortener.services.links import link_delete, links_by_popularity
+from shortener.views.base import login_required_response, qr_svg, short_url
+
+PAGE_SIZE = 10
+
+
+PAGE_RE = re.compile(r"[1-9][0-9]{0,8}")
+
+
+def _page_number(raw: str) -> int:
+    if not PAGE_RE.fullmatch(raw):
+        raise Failure(messages.PAGE_INVALID)
+    return int(raw)
+
+
+def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
+    admin = is_admin(request)
+    if admin:
+        page = _page_number(request.GET.get("page", "1"))
+        links = links_by_popularity(ShortLink.objects.all())
+        total = links.count()
+        rows = list(links[(page - 1) * PAGE_SIZE : page * PAGE_SIZE])
+    else:
+        page = 1
+        rows = list(links_by_popularity(ShortLink.objects.filter(owner=request.user)))
+        total = len(rows)
+    if wants_json(request):
+        items = [
+            {
+                "short": short_url(request, link.code),
+                "url": link.url,
+                "counter": link.counter,
+                "created_at": int(link.created_at.timestamp()),
+            }
+            for link in rows
+        ]
+        response = JsonResponse(items, safe=False, status=status)
+        response["X-Total-Count"] = str(total)
+        return response
+    last_page = max(1, -(-total // PAGE_SIZE))
+    context = {
+        "items": [{"link": link, "short": short_url(request, link.code)} for link in rows],
+        "first_rank": (page - 1) * PAGE_SIZE + 1,
+        "is_admin": admin,
+        "admin_available": admin_mode_available(),
+        "page": page,
+        "last_page": last_page,
+        "previous_page": page - 1 if admin and page > 1 else None,
+        "next_page": page + 1 if admin and page < last_page else None,
+        "total": total,
+        "error": error,
+    }
+    return render(request, "shortener/stats.html", context, status=status)
+
+
+def _admin_action(request: HttpRequest) -> HttpResponse:
+    data = request_data(request)
+    if data.get("action") == "logout":
+        admin_logout(request)
+        if wants_json(request):
+            return success(msg=messages.LOGOUT_OK)
+        flash.success(request, messages.LOGOUT_OK)
+        return redirect("shortener:stats")
+    try:
+        password = data.get("adminpwd", "")
+        if not password:
+            raise Failure(messages.ADMIN_PASSWORD_MISSING)
+        admin_login(request, password)
+    except Failure as failure:
+        if wants_json(request):
+            raise
+        response = _stats_page(request, error=failure.msg, status=failure.status)
+        if failure.retry_after is not None:
+            response["Retry-After"] = str(failure.retry_after)
+        return response
+    if wants_json(request):
+        return success(msg=messages.LOGIN_OK)
+    flash.success(request, messages.LOGIN_OK)
+    return redirect("shortener:stats")
+
+
+@endpoint("GET", "HEAD", "POST", csrf=True)
+def stats(request: HttpRequest) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return login_required_response(request)
+    if request.method == "POST":
+        return _admin_action(request)
+    return _stats_page(request)
+
+
+def _live_link(request: HttpRequest, code: str) -> ShortLink:
+    link = ShortLink.objects.filter(code=code).first()
+    if link is None or link.is_deleted:
+        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
+        raise Failure(message.format(short=short_url(request, code)), 404)
+    return link
+
+
+@endpoint("GET", "HEAD")
+def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
+    link = _live_link(request, code)
+    short = short_url(request, code)
+    fields = {
+        "url": link.url,
+        "short": short,
+        "counter": link.counter,
+        "created_at": int(link.created_at.timestamp()),
+        "timestamp": int(time.time()),
+    }
+    if wants_json(request):
+        return success(**fields)
+    return render(request, "shortener/stats_detail.html", {**fields, "link": link, "qr": qr_svg(short)})
+
+
+@endpoint("GET")
+def delete(request: HttpRequest, code: str) -> HttpResponse:
+    # A GET that deletes: refuse it when a browser says another site started it.
+    if is_cross_site(request):
+        raise Failure(messages.CROSS_SITE, 403)
+    if not request.user.is_authenticated:
+        return login_required_response(request)
+    try:
+        if not is_admin(request):
+            raise Failure(messages.NOT_ADMIN, 403)
+        link = _live_link(request, code)
+    except Failure as failure:
+        if wants_json(request):
+            raise
+        flash.error(request, failure.msg)
+        return redirect("shortener:stats")
+    link_delete(link=link)
+    short = short_url(request, code)
+    if wants_json(request):
+        return success(url=link.url, short=short)
+    flash.success(request, messages.LINK_DELETED.format(short=short))
+    return redirect("shortener:stats")

@@ -1,0 +1,42 @@
+import pytest
+from django.core.cache import caches
+from django.test import Client
+
+ADMIN_PASSWORD = "toto"
+JSON = {"_format": "json"}
+
+
+@pytest.fixture
+def alice_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def bob_client(other_user) -> Client:
+    client = Client()
+    client.force_login(other_user)
+    return client
+
+
+@pytest.fixture
+def admin_password(settings) -> str:
+    settings.SHORTENER_ADMINPWD = ADMIN_PASSWORD
+    return ADMIN_PASSWORD
+
+
+@pytest.fixture
+def admin_client(alice_client, admin_password) -> Client:
+    """Alice's session, in admin mode."""
+    response = alice_client.post("/s/stats", {"adminpwd": admin_password, "_format": "json"})
+    assert response.json()["success"] is True
+    return alice_client
+
+
+@pytest.fixture(autouse=True)
+def _clear_shortener_cache():
+    # Cached lookups and seen visitors must not leak from one test into the next.
+    caches["shortener"].clear()
+    yield
+    caches["shortener"].clear()

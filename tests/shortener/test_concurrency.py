@@ -1,0 +1,99 @@
+"""Parallel visits and creates on PostgreSQL: no lost counts, no duplicate codes."""
+
+import pytest
+from django.test import Client
+
+from shortener.caching import cache
+from shortener.errors import Failure
+from shortener.models import ShortLink
+from shortener.services.links import link_create
+from tests.concurrency import run_concurrently
+
+from .factories import ShortLinkFactory, UserFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+THREADS = 12
+
+
+def test_parallel_visits_of_distinct_visitors_all_count():
+    ShortLinkFactory(code="hot")
+    slots = iter([f"192.0.2.{n}" for n in range(1, THREADS + 1)])
+
+    def visit() -> int:
+        return Client().get("/s/hot", REMOTE_ADDR=next(slots), HTTP_USER_AGENT="Firefox").status_code
+
+    results = run_concurrently(visit, times=THREADS)
+
+    assert results == [302] * THREADS
+    assert ShortLink.objects.get(code="hot").counter == THREADS
+
+
+def test_parallel_visits_of_one_visitor_count_once():
+    ShortLinkFactory(code="hot")
+
+    def visit() -> int:
+        # Each thread forgets the cache, so every one of them reaches the database row.
+        cache.clear()
+        return Client().get("/s/hot", HTTP_USER_AGENT="Firefox").status_code
+
+    results = run_concurrently(visit, times=THREADS)
+
+    assert results == [302] * THREADS
+    assert ShortLink.objects.get(code="hot").counter == 1
+
+
+def test_parallel_creates_of_one_url_by_one_user_give_one_code():
+    user = UserFactory()
+
+    results = run_concurrently(
+        lambda: link_create(owner_id=user.pk, url="https://example.com/race").code, times=THREADS
+    )
+
+    assert len(set(results)) == 1
+    assert ShortLink.objects.count() == 1
+
+
+def test_parallel_creates_through_the_api_give_one_code():
+    user = UserFactory()
+
+    def create() -> str:
+        client = Client()
+        client.force_login(user)
+        return client.post("/s/a", {"shorturl": "https://example.com/race", "_format": "json"}).json()["short"]
+
+    results = run_concurrently(create, times=THREADS)
+
+    assert len(set(results)) == 1
+    assert ShortLink.objects.count() == 1
+
+
+def test_parallel_creates_of_one_custom_text_give_one_winner():
+    slots = iter(UserFactory.create_batch(THREADS))
+
+    def create() -> str:
+        owner = next(slots)
+        try:
+            link_create(owner_id=owner.pk, url=f"https://example.com/{owner.pk}", custom="prize")
+        except Failure as failure:
+            return str(failure.status)
+        return "created"
+
+    results = run_concurrently(create, times=THREADS)
+
+    assert sorted(results) == ["409"] * (THREADS - 1) + ["created"]
+    assert ShortLink.objects.filter(code="prize").count() == 1
+
+
+def test_parallel_creates_of_distinct_urls_give_distinct_codes(monkeypatch):
+    user = UserFactory()
+    # Few possible codes, so that threads collide and must retry.
+    codes = iter(["aaaaaaaa", "aaaaaaaa", "bbbbbbbb"] * 4 + [f"c{n:07d}" for n in range(100)])
+    monkeypatch.setattr(ShortLink, "generate_code", classmethod(lambda cls: next(codes)))
+    slots = iter([f"https://example.com/{n}" for n in range(THREADS)])
+
+    results = run_concurrently(lambda: link_create(owner_id=user.pk, url=next(slots)).code, times=THREADS)
+
+    assert all(isinstance(code, str) for code in results)
+    assert len(set(results)) == THREADS
+    assert ShortLink.objects.count() == THREADS
