@@ -1,4 +1,5 @@
 import pytest
+from django.db import connection
 from rest_framework import status
 
 from pastes.models import Paste
@@ -142,6 +143,19 @@ def test_read_by_non_owner_counts_a_view(clients, paste, who):
 def test_raw_read_by_non_owner_counts_a_view(other_client, paste):
     other_client.get(raw_url(paste.id))
 
+    paste.refresh_from_db()
+    assert paste.views == 1
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_counting_a_view_keeps_later_commits_durable(anon_client, paste):
+    anon_client.get(detail_url(paste.id))
+
+    # The view counter's commit skips the disk flush; the setting must end with its statement.
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW synchronous_commit")
+        assert cursor.fetchone()[0] == "on"
     paste.refresh_from_db()
     assert paste.views == 1
 
