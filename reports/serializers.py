@@ -5,6 +5,7 @@ Laravel wording ("The url field is required.") so that clients showing them to
 people need no change.
 """
 
+from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError as DjangoValidationError
@@ -22,6 +23,10 @@ PRIVACY_HELP = "0 public, 1 private (only the owner, signed in), 2 password-prot
 INVALID_URL = "The url must be a valid http or https URL."
 URL_WITH_CREDENTIALS = "The url must not contain a user name or password."
 PASSWORD_REQUIRED = "The password field is required when privacy is 2."
+
+
+def _timestamp(value: datetime) -> str:
+    return value.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
 def _messages(field: str, **extra: str) -> dict[str, str]:
@@ -60,6 +65,25 @@ class ReportSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = fields
+
+    def to_representation(self, report: Report) -> dict:
+        # Built directly: DRF would build this serializer's fields from the model for every
+        # instance and walk them for every report (most of a 25-report list's CPU time). The
+        # fields above still describe the schema, and a test checks that both ways give the
+        # same object.
+        return {
+            "id": report.pk,
+            "url": report.url,
+            "project": report.project.name,
+            "result": str(report.result),
+            "score": report.score,
+            "results": report.results,
+            "privacy": int(report.privacy),
+            "password": report.has_password,
+            "generated_at": _timestamp(report.generated_at),
+            "created_at": _timestamp(report.created_at),
+            "updated_at": _timestamp(report.updated_at),
+        }
 
 
 class ProjectSerializer(serializers.ModelSerializer):
