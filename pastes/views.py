@@ -13,12 +13,13 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from common.renderers import FastJSONRenderer
 from pastes import schema, services
 from pastes.authentication import PasteKeyAuthentication
 from pastes.errors import UserNotFound, paste_exception_handler
@@ -50,7 +51,7 @@ class PasteAPIView(APIView):
     authentication_classes = [PasteKeyAuthentication]
     permission_classes = [AllowAny]
     parser_classes = [LimitedJSONParser]
-    renderer_classes = [JSONRenderer]
+    renderer_classes = [FastJSONRenderer]
     content_negotiation_class = JSONOnlyNegotiation
     throttle_classes = [PasteRateThrottle]
 

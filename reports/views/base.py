@@ -24,6 +24,7 @@ from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import APIView, set_rollback
 
+from common.renderers import FastJSONRenderer
 from reports.authentication import ApiKeyRateThrottle, ReportsApiKeyAuthentication
 
 NOT_FOUND = "Resource not found."
@@ -76,6 +77,7 @@ class ReportsApiView(APIView):
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyRateThrottle]
     parser_classes = [JSONParser, FormParser, MultiPartParser]
+    renderer_classes = [FastJSONRenderer]
     content_negotiation_class = JsonOnlyNegotiation
 
     def get_exception_handler(self) -> Callable[[Exception, dict], Response | None]:
