@@ -24,8 +24,10 @@ ID_ATTEMPTS = 5
 
 
 def _lock_profile(user: AbstractBaseUser) -> PasteProfile:
-    profile, _ = PasteProfile.objects.get_or_create(user=user)
-    return PasteProfile.objects.select_for_update().get(pk=profile.pk)
+    # One SELECT ... FOR UPDATE; of parallel first creates, the unique user_id lets one insert
+    # the profile and the others wait for it and lock it in turn (get_or_create's retry).
+    profile, _ = PasteProfile.objects.select_for_update().get_or_create(user=user)
+    return profile
 
 
 def _check_quota(*, owner: AbstractBaseUser, added_chars: int, now: datetime, excluding: Paste | None = None) -> None:
@@ -57,18 +59,19 @@ def paste_create(
     burn_after_read: bool = False,
 ) -> Paste:
     now = timezone.now()
+    paste = Paste(
+        owner=owner,
+        name=name,
+        content=content,
+        created_at=now,
+        exposure=exposure,
+        burn_after_read=burn_after_read,
+    )
+    paste.set_expiration(expiration, start=now)
+    paste.full_clean(exclude=["id", "owner"], validate_unique=False, validate_constraints=False)
+    # The owner's creates queue on their profile's lock from here to the commit: keep it short.
     with transaction.atomic():
         _check_quota(owner=owner, added_chars=len(content), now=now)
-        paste = Paste(
-            owner=owner,
-            name=name,
-            content=content,
-            created_at=now,
-            exposure=exposure,
-            burn_after_read=burn_after_read,
-        )
-        paste.set_expiration(expiration, start=now)
-        paste.full_clean(exclude=["id"], validate_unique=False, validate_constraints=False)
         for attempt in range(ID_ATTEMPTS):
             paste.id = generate_paste_id()
             try:

@@ -62,3 +62,27 @@ def test_paste_url_is_the_api_path(user):
     paste = PasteFactory(owner=user, id="AbCdEfGh1234")
 
     assert paste.get_absolute_url() == "/pastes/paste/@AbCdEfGh1234"
+
+
+def test_content_chars_counts_characters_not_bytes(user):
+    paste = PasteFactory(owner=user, content="héllo ✓ 😀")
+
+    paste.refresh_from_db()
+    assert paste.content_chars == 9
+
+
+def test_content_chars_follows_an_edit_of_the_content(user):
+    paste = PasteFactory(owner=user, content="short")
+
+    Paste.objects.filter(pk=paste.pk).update(content="a little longer")
+
+    paste.refresh_from_db()
+    assert paste.content_chars == 15
+
+
+def test_total_chars_sums_the_pastes_lengths(user, other_user):
+    PasteFactory(owner=user, content="abc")
+    PasteFactory(owner=user, content="ünïcode")
+    PasteFactory(owner=other_user, content="not counted")
+
+    assert Paste.objects.filter(owner=user).total_chars() == 10
