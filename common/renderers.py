@@ -5,8 +5,12 @@ twice (the \\u2028 escapes and the encode to bytes); orjson writes the same comp
 UTF-8 several times faster, which matters for a report list carrying 25 reports of
 about 50 checks each. Types orjson does not know, and dates (which DRF writes in its
 own format), go to DRF's encoder, so every object renders as DRF would render it.
+
+RawJSON carries JSON text that is already written, such as a JSON column as the
+database returns it: it goes into the output as it is, never decoded and encoded again.
 """
 
+import json
 from typing import Any
 
 import orjson
@@ -14,10 +18,38 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.utils.encoders import JSONEncoder
 
 OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
-_drf_default = JSONEncoder().default
+
+
+class RawJSON:
+    """A JSON document as text, rendered verbatim (its whitespace included)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class RawJSONEncoder(JSONEncoder):
+    """DRF's encoder, also for RawJSON (decoded, for the indented output DRF writes)."""
+
+    def default(self, obj: Any) -> Any:
+        if isinstance(obj, RawJSON):
+            return json.loads(obj.text)
+        return super().default(obj)
+
+
+_drf_default = RawJSONEncoder().default
+
+
+def _default(obj: Any) -> Any:
+    if isinstance(obj, RawJSON):
+        return orjson.Fragment(obj.text)
+    return _drf_default(obj)
 
 
 class FastJSONRenderer(JSONRenderer):
+    encoder_class = RawJSONEncoder
+
     def render(self, data: Any, accepted_media_type: str | None = None, renderer_context: dict | None = None) -> bytes:
         if data is None:
             return b""
@@ -29,7 +61,7 @@ class FastJSONRenderer(JSONRenderer):
         ):
             return super().render(data, accepted_media_type, renderer_context)
         try:
-            rendered = orjson.dumps(data, default=_drf_default, option=OPTIONS)
+            rendered = orjson.dumps(data, default=_default, option=OPTIONS)
         except orjson.JSONEncodeError:  # e.g. an integer past 64 bits, which only DRF writes
             return super().render(data, accepted_media_type, renderer_context)
         # As DRF does, escape U+2028 and U+2029 so the JSON is also valid JavaScript.

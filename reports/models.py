@@ -13,6 +13,7 @@ from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Cast
 from django.urls import reverse
 
 from common.api_keys import AbstractApiKey
@@ -60,6 +61,14 @@ class Project(models.Model):
 class ReportQuerySet(models.QuerySet):
     def owned_by(self, user: models.Model) -> Self:
         return self.filter(owner=user)
+
+    def with_results_text(self) -> Self:
+        """Fetch `results` as JSON text only (`results_text`), for responses that pass it on as it is.
+
+        Decoding ~50 checks per report and encoding them again was most of a report list's
+        CPU time. The text keeps the database's spacing (`{"seo": {...}}`).
+        """
+        return self.defer("results").annotate(results_text=Cast("results", models.TextField()))
 
 
 class Report(models.Model):

@@ -12,6 +12,8 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from rest_framework import serializers
 
+from common.renderers import RawJSON
+
 from .models import Project, Report
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
@@ -77,7 +79,8 @@ class ReportSerializer(serializers.ModelSerializer):
             "project": report.project.name,
             "result": str(report.result),
             "score": report.score,
-            "results": report.results,
+            # Passed on as the database wrote it when the queryset fetched it as text.
+            "results": RawJSON(report.results_text) if hasattr(report, "results_text") else report.results,
             "privacy": int(report.privacy),
             "password": report.has_password,
             "generated_at": _timestamp(report.generated_at),

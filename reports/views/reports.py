@@ -90,7 +90,9 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     def get_queryset(self) -> QuerySet[Report]:
         if getattr(self, "swagger_fake_view", False):  # schema generation has no user
             return Report.objects.none()
-        return Report.objects.owned_by(self.request.user).select_related("project")
+        reports = Report.objects.owned_by(self.request.user).select_related("project")
+        # Reads answer with the stored results as they are; writes change them in Python.
+        return reports.with_results_text() if self.action in ("list", "retrieve") else reports
 
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> Response:
         return Response(envelope(self.get_serializer(self.get_object()).data))

@@ -6,7 +6,7 @@ from django.utils.translation import gettext_lazy
 from rest_framework.exceptions import ErrorDetail
 from rest_framework.renderers import JSONRenderer
 
-from common.renderers import FastJSONRenderer
+from common.renderers import FastJSONRenderer, RawJSON
 
 PAYLOAD = {
     "text": 'Ünïcode ✓ "quoted" \\ back\nslash',
@@ -44,3 +44,17 @@ def test_fast_renderer_indents_when_asked_as_drf_does():
 
 def test_fast_renderer_renders_nothing_for_no_data():
     assert FastJSONRenderer().render(None) == b""
+
+
+def test_raw_json_is_written_as_it_is():
+    payload = {"results": RawJSON('{"b": [1, 2], "a": "é"}'), "id": 1}
+
+    assert FastJSONRenderer().render(payload) == '{"results":{"b": [1, 2], "a": "é"},"id":1}'.encode()
+
+
+def test_raw_json_is_decoded_for_indented_output():
+    payload = {"results": RawJSON('{"a": [1]}')}
+
+    rendered = FastJSONRenderer().render(payload, "application/json; indent=1")
+
+    assert rendered == b'{\n "results": {\n  "a": [\n   1\n  ]\n }\n}'
