@@ -6,6 +6,7 @@ unknown `sort_by`, `sort`, `search_by` or `result` is replaced by the default
 invalid values instead of raising.
 """
 
+from django import forms
 from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 
@@ -22,6 +23,15 @@ class DefaultingFilterSet(filters.FilterSet):
     # sort_by value → model fields to order by; the last one breaks ties.
     sort_fields: dict[str, tuple[str, ...]] = {}
     default_sort_by = ""
+
+    def get_form_class(self) -> type[forms.Form]:
+        # django-filter builds this class, and a form field for each filter, on every request;
+        # they depend only on the filter set's class, so build them once per class.
+        form_class = type(self).__dict__.get("_form_class")
+        if form_class is None:
+            form_class = super().get_form_class()
+            type(self)._form_class = form_class
+        return form_class
 
     def is_valid(self) -> bool:
         # Invalid fields are left out of form.cleaned_data, so they filter nothing.

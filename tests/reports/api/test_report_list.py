@@ -213,6 +213,16 @@ def test_list_ignores_an_unknown_result(owner_client, user):
     assert len(ids(response)) == 2
 
 
+def test_list_filters_of_one_request_do_not_carry_over_to_the_next(owner_client, user):
+    good, bad = ReportFactory(owner=user, score=90), ReportFactory(owner=user, score=10)
+
+    filtered = owner_client.get(URL, {"result": "bad", "sort": "asc"})
+    unfiltered = owner_client.get(URL)
+
+    assert ids(filtered) == [bad.id]
+    assert ids(unfiltered) == [bad.id, good.id]
+
+
 def test_list_sorts_by_id_descending_by_default(owner_client, user):
     first, second = ReportFactory.create_batch(2, owner=user)
 

@@ -22,6 +22,15 @@ def test_show_answers_the_report_in_a_data_envelope(owner_client, user):
     assert body["data"]["results"] == report.results
 
 
+def test_show_ignores_the_lists_filters(owner_client, user):
+    report = ReportFactory(owner=user, score=90)
+
+    response = owner_client.get(f"/api/v1/reports/{report.id}", {"result": "bad", "search": "nowhere"})
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json()["data"]["id"] == report.id
+
+
 def test_show_accepts_a_trailing_slash(owner_client, user):
     report = ReportFactory(owner=user)
 
