@@ -42,8 +42,14 @@ class LaravelPagination(BasePagination):
         self.total = queryset.count()
         self.offset = (self.page - 1) * self.per_page
         # Past the end, skip the query: a huge page number would overflow the SQL OFFSET.
-        self.items = list(queryset[self.offset : self.offset + self.per_page]) if self.offset < self.total else []
+        self.items = self._page(queryset) if self.offset < self.total else []
         return self.items
+
+    def _page(self, queryset: QuerySet) -> list:
+        # The database sorts and skips ids only, then fetches the page's rows whole: otherwise
+        # it builds every sorted row (a report's results among them) up to the page's end.
+        page_ids = queryset.values("pk")[self.offset : self.offset + self.per_page]
+        return list(queryset.filter(pk__in=page_ids))
 
     def get_paginated_response(self, data: list) -> Response:
         last_page = max(1, math.ceil(self.total / self.per_page))
