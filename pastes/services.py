@@ -69,20 +69,19 @@ def paste_create(
     )
     paste.set_expiration(expiration, start=now)
     paste.full_clean(exclude=["id", "owner"], validate_unique=False, validate_constraints=False)
-    # The owner's creates queue on their profile's lock from here to the commit: keep it short.
-    with transaction.atomic():
-        _check_quota(owner=owner, added_chars=len(content), now=now)
-        for attempt in range(ID_ATTEMPTS):
-            paste.id = generate_paste_id()
-            try:
-                # A savepoint, so a colliding id leaves the outer transaction usable.
-                with transaction.atomic():
-                    paste.save(force_insert=True)
-            except IntegrityError:
-                if attempt == ID_ATTEMPTS - 1 or not Paste.objects.filter(pk=paste.id).exists():
-                    raise
-            else:
-                return paste
+    for attempt in range(ID_ATTEMPTS):
+        paste.id = generate_paste_id()
+        try:
+            # The owner's creates queue on their profile's lock from here to the commit, so it
+            # holds no savepoint round trips: a colliding id (about never) retries it all.
+            with transaction.atomic():
+                _check_quota(owner=owner, added_chars=len(content), now=now)
+                paste.save(force_insert=True)
+        except IntegrityError:
+            if attempt == ID_ATTEMPTS - 1 or not Paste.objects.filter(pk=paste.id).exists():
+                raise
+        else:
+            return paste
     raise AssertionError("unreachable")  # pragma: no cover
 
 

@@ -284,3 +284,17 @@ def test_create_retries_when_the_random_id_is_taken(owner_client, user):
     assert response.status_code == status.HTTP_200_OK
     assert response.json()["id"] == "BBBBBBBBBBBB"
     assert Paste.objects.count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_create_retries_a_taken_id_in_a_new_transaction_and_keeps_the_quota(owner_client, user):
+    PasteProfileFactory(user=user, max_paste_chars=3)
+    PasteFactory(owner=user, id="AAAAAAAAAAAA", content="x")
+    ids = iter(["AAAAAAAAAAAA", "BBBBBBBBBBBB"])
+
+    with mock.patch("pastes.services.generate_paste_id", side_effect=lambda: next(ids)):
+        response = create(owner_client, name="ab", content="yy")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json()["id"] == "BBBBBBBBBBBB"
+    assert Paste.objects.filter(owner=user).total_chars() == 3
