@@ -74,7 +74,9 @@ class AbstractApiKey(models.Model):
     def authenticate(cls, raw_key: str) -> Self | None:
         if not raw_key:
             return None
-        api_key = cls.objects.active().select_related("user").filter(hashed_key=digest(raw_key)).first()
+        # The digest is unique, so no ORDER BY: first() would add one, and it is built on every request.
+        found = cls.objects.active().select_related("user").filter(hashed_key=digest(raw_key))[:1]
+        api_key = next(iter(found), None)
         if api_key is not None:
             api_key.touch()
         return api_key
