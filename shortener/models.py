@@ -4,6 +4,7 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -60,6 +61,23 @@ class ShortLink(models.Model):
         if update_fields is not None and "url" in update_fields:
             kwargs["update_fields"] = {*update_fields, "url_digest"}
         super().save(*args, **kwargs)
+
+    def clean(self) -> None:
+        # url_digest is not a form field, so model forms (the admin) skip the owner/URL
+        # constraint that uses it; check it here so an edit gets a message, not a 500.
+        self.url_digest = self.digest(self.url)
+        duplicate = (
+            not self.is_custom
+            and self.deleted_at is None
+            and self.owner_id is not None
+            and ShortLink.objects.filter(
+                owner_id=self.owner_id, url_digest=self.url_digest, is_custom=False, deleted_at__isnull=True
+            )
+            .exclude(pk=self.pk)
+            .exists()
+        )
+        if duplicate:
+            raise ValidationError({"url": "This owner already has a generated short link to this URL."})
 
     @property
     def is_deleted(self) -> bool:
