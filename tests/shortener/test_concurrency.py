@@ -1,5 +1,7 @@
 """Parallel visits and creates on PostgreSQL: no lost counts, no duplicate codes."""
 
+import datetime
+
 import pytest
 from django.test import Client
 
@@ -7,6 +9,7 @@ from shortener.caching import cache
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.services.links import link_create
+from shortener.services.visits import VisitBuffer, visits_flush
 from tests.concurrency import run_concurrently
 
 from .factories import ShortLinkFactory, UserFactory
@@ -26,6 +29,7 @@ def test_parallel_visits_of_distinct_visitors_all_count():
     results = run_concurrently(visit, times=THREADS)
 
     assert results == [302] * THREADS
+    visits_flush()
     assert ShortLink.objects.get(code="hot").counter == THREADS
 
 
@@ -40,7 +44,28 @@ def test_parallel_visits_of_one_visitor_count_once():
     results = run_concurrently(visit, times=THREADS)
 
     assert results == [302] * THREADS
+    visits_flush()
     assert ShortLink.objects.get(code="hot").counter == 1
+
+
+def test_parallel_flushes_of_overlapping_visits_count_each_visitor_once():
+    links = [ShortLinkFactory(code=f"hot{n}") for n in range(3)]
+    visitors = [f"{n:032d}" for n in range(20)]
+    buffers = []
+    for offset in range(THREADS):
+        # Each "process" saw the same visits, in its own order.
+        buffer = VisitBuffer()
+        buffer.start_flusher = lambda: None
+        for n in range(len(links) * len(visitors)):
+            index = (n + offset * 7) % (len(links) * len(visitors))
+            buffer.add((links[index % len(links)].pk, visitors[index // len(links)], datetime.date(2026, 5, 1)))
+        buffers.append(buffer)
+    slots = iter(buffers)
+
+    results = run_concurrently(lambda: next(slots).flush(), times=THREADS)
+
+    assert sum(results) == len(links) * len(visitors)
+    assert [link.counter for link in ShortLink.objects.order_by("code")] == [len(visitors)] * len(links)
 
 
 def test_parallel_creates_of_one_url_by_one_user_give_one_code():
