@@ -258,6 +258,9 @@ SHORTENER_VISIT_FLUSH_SECONDS = env_float("SHORTENER_VISIT_FLUSH_SECONDS", 0.5, 
 # The redirect's lookups and visit de-duplication keys get their own cache, so that they
 # neither evict nor are evicted by the rest of the service (locmem keeps 300 keys by default).
 SHORTENER_CACHE_MAX_ENTRIES = env_int("SHORTENER_CACHE_MAX_ENTRIES", 100_000, minimum=100)
+# How many of the most visited links each process loads into its lookup cache when it starts
+# (in the background; at most SHORTENER_CACHE_MAX_ENTRIES). 0: look each code up on its first visit.
+SHORTENER_CACHE_PRELOAD = env_int("SHORTENER_CACHE_PRELOAD", 50_000, minimum=0)
 if REDIS_URL:
     CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
 else:
