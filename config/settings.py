@@ -61,8 +61,6 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Interface C's redirect, answered before the rest (see shortener/middleware.py).
-    "shortener.middleware.RedirectShortcutMiddleware",
     "config.middleware.ShortenerHostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

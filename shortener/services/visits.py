@@ -22,6 +22,7 @@ import os
 import re
 import threading
 from collections import Counter
+from contextlib import suppress
 from functools import lru_cache
 
 from django.conf import settings
@@ -31,7 +32,6 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from common.http import client_ip
-from shortener.caching import cache
 from shortener.models import ShortLink, Visit
 
 logger = logging.getLogger(__name__)
@@ -81,11 +81,6 @@ def visitor_hash(request: HttpRequest, day: datetime.date) -> str:
     value = f"{client_ip(request)}\n{request.META.get('HTTP_USER_AGENT', '')}"
     key = _day_key(day, settings.SHORTENER_VISITOR_KEY or settings.SECRET_KEY)
     return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()[:32]
-
-
-def _seconds_until_tomorrow(now: datetime.datetime) -> int:
-    tomorrow = datetime.datetime.combine(now.date() + datetime.timedelta(days=1), datetime.time(), tzinfo=datetime.UTC)
-    return int((tomorrow - now).total_seconds()) + 1
 
 
 def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
@@ -215,6 +210,33 @@ class VisitBuffer:
 buffer = VisitBuffer()
 
 
+class SeenVisits:
+    """Visits this process has already passed on today: repeat visitors stop here, in memory.
+
+    Only a shortcut: what it forgets (other processes, eviction beyond
+    SHORTENER_CACHE_MAX_ENTRIES, a restart) the unique constraint still catches.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[VisitKey, None] = {}
+
+    def first_time(self, visit: VisitKey) -> bool:
+        if visit in self._seen:
+            return False
+        if len(self._seen) >= settings.SHORTENER_CACHE_MAX_ENTRIES:
+            # Oldest first; another thread may be changing the dict meanwhile, which is harmless.
+            with suppress(RuntimeError, StopIteration, KeyError):
+                del self._seen[next(iter(self._seen))]
+        self._seen[visit] = None
+        return True
+
+    def clear(self) -> None:
+        self._seen.clear()
+
+
+seen = SeenVisits()
+
+
 def visit_record(*, link_id: int, request: HttpRequest) -> bool:
     """Count this request as a visit of the link if it is a new visitor today.
 
@@ -223,17 +245,14 @@ def visit_record(*, link_id: int, request: HttpRequest) -> bool:
     """
     if not counts_as_visit(request):
         return False
-    now = timezone.now()
-    day = now.date()
-    visitor = visitor_hash(request, day)
-    # Repeat visits usually stop here, at one cache operation; the database row
-    # stays the authority when processes do not share a cache.
-    if not cache.add(f"shortener:seen:{link_id}:{visitor}:{day}", 1, timeout=_seconds_until_tomorrow(now)):
+    day = datetime.datetime.now(datetime.UTC).date()
+    visit = (link_id, visitor_hash(request, day), day)
+    if not seen.first_time(visit):
         return False
     if settings.SHORTENER_VISIT_FLUSH_SECONDS:
-        buffer.add((link_id, visitor, day))
+        buffer.add(visit)
         return True
-    return _write_live([(link_id, visitor, day)], wait_for_wal=False) == 1
+    return _write_live([visit], wait_for_wal=False) == 1
 
 
 def visits_flush() -> int:

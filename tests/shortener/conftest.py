@@ -57,5 +57,7 @@ def _visit_buffer(monkeypatch):
     # outside the test's transaction. test_visit_buffer.py runs the real one.
     monkeypatch.setattr(visits.buffer, "start_flusher", lambda: None)
     visits.buffer.discard()
+    visits.seen.clear()
     yield
     visits.buffer.discard()
+    visits.seen.clear()

@@ -1,78 +1,168 @@
-"""The redirect answered early by RedirectShortcutMiddleware, and what it leaves to the normal views."""
+"""The redirect shortcut in front of Django's WSGI handler (shortener/wsgi.py), through the real WSGI app."""
 
 import pytest
-from django.test import Client
+from django.core.signals import request_finished, request_started
+from django.db import close_old_connections
+from django.test import RequestFactory
 from rest_framework import status
 
+from config.wsgi import application
+from shortener.models import ShortLink
+from shortener.services.links import link_delete
 from shortener.services.visits import visits_flush
 
 from .factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
-
-def test_redirect_sets_no_cookie_and_keeps_the_security_headers(client):
-    ShortLinkFactory(code="abc", url="https://example.com/target")
-
-    response = client.get("/s/abc")
-
-    assert response.status_code == status.HTTP_302_FOUND
-    assert response.cookies == {}
-    assert response["X-Content-Type-Options"] == "nosniff"
-    assert response["Referrer-Policy"] == "same-origin"
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
 
 
-def test_redirect_with_a_query_string_still_redirects_and_counts(client):
-    link = ShortLinkFactory(code="abc", url="https://example.com/target")
+def wsgi_request(path: str, *, method: str = "get", data: dict | None = None, **headers: str):
+    """Status, headers and body from the WSGI application, as a server would get them."""
+    environ = getattr(RequestFactory(), method)(path, data, **headers).environ
+    answer = {}
 
-    response = client.get("/s/abc", {"utm_source": "mail"}, HTTP_USER_AGENT="Firefox")
+    def start_response(status_line: str, header_list: list, exc_info: object = None) -> None:
+        answer["status"] = int(status_line.split()[0])
+        answer["headers"] = dict(header_list)
 
-    assert response.status_code == status.HTTP_302_FOUND
-    assert response["Location"] == "https://example.com/target"
+    # As Django's test client does: closing connections would end the test's transaction.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        result = application(environ, start_response)
+        body = b"".join(result)
+        if hasattr(result, "close"):
+            result.close()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    return answer["status"], answer["headers"], body
+
+
+def counter(code: str = "abc") -> int:
     visits_flush()
-    link.refresh_from_db()
-    assert link.counter == 1
+    return ShortLink.objects.get(code=code).counter
 
 
-def test_accept_preferring_any_application_type_gets_json(client):
-    ShortLinkFactory(code="abc", url="https://lstu.fr")
-
-    response = client.get("/s/abc", HTTP_ACCEPT="application/*")
-
-    assert response.json() == {"success": True, "url": "https://lstu.fr"}
+@pytest.fixture
+def link():
+    return ShortLinkFactory(code="abc", url="https://example.com/target")
 
 
-def test_browser_accept_header_gets_the_redirect(client):
-    ShortLinkFactory(code="abc", url="https://lstu.fr")
+def test_cached_link_redirects_with_the_security_headers_but_no_page_headers(link):
+    wsgi_request("/s/abc")  # looked up by the view, then cached
 
-    response = client.get("/s/abc", HTTP_ACCEPT="text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8")
+    code, headers, body = wsgi_request("/s/abc")
 
-    assert response.status_code == status.HTTP_302_FOUND
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert "X-Frame-Options" not in headers
+    assert "Set-Cookie" not in headers
+    assert body == b""
 
 
-def test_code_spelled_like_a_page_still_reaches_the_page(client):
+def test_first_visit_of_an_uncached_code_goes_through_the_view(link):
+    code, headers, _ = wsgi_request("/s/abc")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert headers["X-Frame-Options"] == "DENY"
+
+
+def test_visits_through_the_shortcut_count_once_per_visitor(link):
+    for user_agent in (FIREFOX, "Chrome", FIREFOX, "Chrome"):
+        wsgi_request("/s/abc", HTTP_USER_AGENT=user_agent)
+
+    assert counter() == 2
+
+
+def test_head_is_answered_by_the_view_and_not_counted(link):
+    wsgi_request("/s/abc")
+
+    code, _, _ = wsgi_request("/s/abc", method="head", HTTP_USER_AGENT=FIREFOX)
+
+    assert code == status.HTTP_302_FOUND
+    assert counter() == 1  # the first GET only
+
+
+def test_deleted_cached_link_stops_redirecting(link):
+    wsgi_request("/s/abc")
+
+    link_delete(link=link)
+
+    code, _, body = wsgi_request("/s/abc")
+    assert code == status.HTTP_404_NOT_FOUND
+    assert b"no longer exists" in body
+
+
+def test_json_wanted_gets_the_json_resolve(link):
+    wsgi_request("/s/abc")
+
+    code, _, body = wsgi_request("/s/abc", HTTP_ACCEPT="application/json")
+
+    assert code == status.HTTP_200_OK
+    assert body == b'{"success": true, "url": "https://example.com/target"}'
+
+
+def test_query_string_still_redirects_and_counts(link):
+    wsgi_request("/s/abc", HTTP_USER_AGENT=FIREFOX)
+
+    code, headers, _ = wsgi_request("/s/abc", data={"utm_source": "mail"}, HTTP_USER_AGENT="Chrome")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert counter() == 2
+
+
+def test_host_not_allowed_is_400(link):
+    wsgi_request("/s/abc")
+
+    code, _, _ = wsgi_request("/s/abc", HTTP_HOST="evil.example")
+
+    assert code == status.HTTP_400_BAD_REQUEST
+
+
+def test_plain_http_is_sent_to_https_when_required(link, settings):
+    wsgi_request("/s/abc")
+    settings.SECURE_SSL_REDIRECT = True
+
+    code, headers, _ = wsgi_request("/s/abc")
+
+    assert code == status.HTTP_301_MOVED_PERMANENTLY
+    assert headers["Location"] == "https://testserver/s/abc"
+
+
+def test_code_spelled_like_a_page_still_reaches_the_page():
     # Such codes cannot be created, but one could have been entered in the admin.
     ShortLinkFactory(code="stats", url="https://example.com/target")
+    wsgi_request("/s/stats")
 
-    response = client.get("/s/stats")
+    code, headers, _ = wsgi_request("/s/stats")
 
-    assert response.status_code == status.HTTP_302_FOUND
-    assert response["Location"].startswith("/s/login")
-
-
-def test_redirect_for_a_host_not_allowed_is_400(client):
-    ShortLinkFactory(code="abc")
-
-    response = client.get("/s/abc", HTTP_HOST="evil.example")
-
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"].startswith("/s/login")
 
 
-def test_prefixed_path_on_the_shortener_host_is_not_a_code(settings):
+def test_cached_link_redirects_at_the_root_of_the_shortener_host(link, settings):
     settings.SHORTENER_HOST = "sho.rt"
     settings.ALLOWED_HOSTS = ["testserver", "sho.rt"]
-    ShortLinkFactory(code="abc")
+    wsgi_request("/abc", HTTP_HOST="sho.rt")
 
-    response = Client(HTTP_HOST="sho.rt").get("/s/abc")
+    code, headers, _ = wsgi_request("/abc", HTTP_HOST="sho.rt")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert "X-Frame-Options" not in headers
+
+
+def test_visit_is_counted_during_the_request_when_flushing_is_off(link, settings):
+    settings.SHORTENER_VISIT_FLUSH_SECONDS = 0
+    wsgi_request("/s/abc")
+
+    wsgi_request("/s/abc", HTTP_USER_AGENT=FIREFOX)
+
+    assert ShortLink.objects.get(code="abc").counter == 2

@@ -1,0 +1,119 @@
+"""The redirect's shortcut, in front of Django's WSGI handler (see config/wsgi.py).
+
+Following a short link is the service's hottest path, and most of its cost was not
+the redirect: Django's handler (request signals, connection checks), the session,
+CSRF, auth, messages, clickjacking and CSP middleware, and URL resolution, which
+walks the reports and pastes patterns first. None of that matters to a redirect.
+
+So a plain `GET /<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) of a live link
+already in this process's lookup cache is answered here: the host is validated,
+SecurityMiddleware's redirect to HTTPS and its headers apply, the visit goes into the
+buffer, and a 302 (301) goes out without touching the database. Anything else —
+HEAD, a query string, JSON wanted, a code not cached yet (the view looks it up and
+caches it), unknown or deleted codes, codes spelled like a page, counting during the
+request (SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
+"""
+
+import logging
+from collections.abc import Callable, Iterable
+
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIRequest
+from django.core.signals import setting_changed
+from django.http import HttpRequest, HttpResponse
+from django.middleware.security import SecurityMiddleware
+
+from shortener.negotiation import JSON_TYPE
+from shortener.services.links import RESERVED_CODES, local_links
+from shortener.services.visits import visit_record
+from shortener.urls import CodeConverter
+from shortener.views.links import redirect_response
+
+logger = logging.getLogger(__name__)
+
+CODE_RE = CodeConverter.regex_compiled
+
+type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
+
+_security: SecurityMiddleware | None = None
+
+
+def _security_middleware() -> SecurityMiddleware:
+    # Built once (it reads its settings when created), and again after a settings change in tests.
+    global _security
+    if _security is None:
+        _security = SecurityMiddleware(lambda request: HttpResponse())
+    return _security
+
+
+def _forget_security_middleware(**kwargs: object) -> None:
+    global _security
+    _security = None
+
+
+setting_changed.connect(_forget_security_middleware, dispatch_uid="shortener-wsgi-security")
+
+
+def plain_visit_code(request: HttpRequest) -> str | None:
+    """The code of a `GET /<prefix>/<code>` that wants the redirect itself, else None.
+
+    Raises DisallowedHost for a host not in ALLOWED_HOSTS, as request.get_host() does.
+    """
+    host = request.get_host()
+    path = request.path_info
+    if settings.SHORTENER_HOST and host.split(":", 1)[0].lower() == settings.SHORTENER_HOST:
+        code = path[1:]
+    elif settings.SHORTENER_PREFIX and path.startswith(f"/{settings.SHORTENER_PREFIX}/"):
+        code = path[len(settings.SHORTENER_PREFIX) + 2 :]
+    else:
+        # Without a prefix the codes share the main host's paths with every other page.
+        return None
+    if not CODE_RE.fullmatch(code) or code.lower() in RESERVED_CODES:
+        return None
+    if request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE:
+        return None
+    return code
+
+
+def shortcut_response(environ: dict) -> HttpResponse | None:
+    """The redirect for a plain visit of a cached live link, or None to let Django answer."""
+    if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING"):
+        return None
+    if not settings.SHORTENER_VISIT_FLUSH_SECONDS:
+        return None  # counting would write to the database, which needs Django's connection handling
+    request = WSGIRequest(environ)
+    security = _security_middleware()
+    try:
+        to_https = security.process_request(request)
+        if to_https is not None:
+            return to_https
+        code = plain_visit_code(request)
+    except DisallowedHost:
+        return None  # Django answers 400
+    if code is None:
+        return None
+    local_links.start_preload()
+    link = local_links.get(code)
+    if link is None or link.is_deleted:
+        return None
+    visit_record(link_id=link.pk, request=request)
+    return security.process_response(request, redirect_response(link.url))
+
+
+def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
+    """Wrap Django's WSGI application with the shortcut above."""
+
+    def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        try:
+            response = shortcut_response(environ)
+        except Exception:
+            # Django's handler turns errors into logged 500 pages; let it redo this request.
+            logger.exception("The redirect shortcut failed; handing the request to Django.")
+            response = None
+        if response is None:
+            return django_application(environ, start_response)
+        start_response(f"{response.status_code} {response.reason_phrase}", list(response.items()))
+        return [b""]
+
+    return application
