@@ -8,8 +8,9 @@ walks the reports and pastes patterns first. None of that matters to a redirect.
 So a plain `GET /<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) of a live link
 already in this process's lookup cache is answered here: the host is validated,
 SecurityMiddleware's redirect to HTTPS and its headers apply, the visit goes into the
-buffer, and a 302 (301) goes out without touching the database. Anything else —
-HEAD, a query string, JSON wanted, a code not cached yet (the view looks it up and
+buffer, and a 302 (301) goes out without touching the database; with `?_format=json`
+(alone) or an Accept preferring JSON, the JSON resolve goes out instead. Anything
+else — HEAD, other query strings, a code not cached yet (the view looks it up and
 caches it), unknown or deleted codes, codes spelled like a page, counting during the
 request (SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
 """
@@ -24,7 +25,7 @@ from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse
 from django.middleware.security import SecurityMiddleware
 
-from shortener.negotiation import JSON_TYPE
+from shortener.negotiation import JSON_TYPE, success
 from shortener.services.links import RESERVED_CODES, local_links
 from shortener.services.visits import visit_record
 from shortener.urls import CodeConverter
@@ -33,6 +34,7 @@ from shortener.views.links import redirect_response
 logger = logging.getLogger(__name__)
 
 CODE_RE = CodeConverter.regex_compiled
+JSON_QUERY = "_format=json"
 
 type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
 
@@ -55,8 +57,8 @@ def _forget_security_middleware(**kwargs: object) -> None:
 setting_changed.connect(_forget_security_middleware, dispatch_uid="shortener-wsgi-security")
 
 
-def plain_visit_code(request: HttpRequest) -> str | None:
-    """The code of a `GET /<prefix>/<code>` that wants the redirect itself, else None.
+def short_code(request: HttpRequest) -> str | None:
+    """The code of a `/<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) path, else None.
 
     Raises DisallowedHost for a host not in ALLOWED_HOSTS, as request.get_host() does.
     """
@@ -71,14 +73,13 @@ def plain_visit_code(request: HttpRequest) -> str | None:
         return None
     if not CODE_RE.fullmatch(code) or code.lower() in RESERVED_CODES:
         return None
-    if request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE:
-        return None
     return code
 
 
 def shortcut_response(environ: dict) -> HttpResponse | None:
-    """The redirect for a plain visit of a cached live link, or None to let Django answer."""
-    if environ.get("REQUEST_METHOD") != "GET" or environ.get("QUERY_STRING"):
+    """The redirect (or JSON resolve) of a cached live link, or None to let Django answer."""
+    query = environ.get("QUERY_STRING")
+    if environ.get("REQUEST_METHOD") != "GET" or query not in ("", None, JSON_QUERY):
         return None
     if not settings.SHORTENER_VISIT_FLUSH_SECONDS:
         return None  # counting would write to the database, which needs Django's connection handling
@@ -88,7 +89,7 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
         to_https = security.process_request(request)
         if to_https is not None:
             return to_https
-        code = plain_visit_code(request)
+        code = short_code(request)
     except DisallowedHost:
         return None  # Django answers 400
     if code is None:
@@ -97,6 +98,11 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     link = local_links.get(code)
     if link is None or link.is_deleted:
         return None
+    # As negotiation.wants_json decides for a GET; a JSON resolve is a lookup, not a visit.
+    if query == JSON_QUERY or (
+        request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE
+    ):
+        return security.process_response(request, success(url=link.url))
     visit_record(link_id=link.pk, request=request)
     return security.process_response(request, redirect_response(link.url))
 
@@ -114,6 +120,6 @@ def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
         if response is None:
             return django_application(environ, start_response)
         start_response(f"{response.status_code} {response.reason_phrase}", list(response.items()))
-        return [b""]
+        return [response.content]
 
     return application

@@ -99,13 +99,44 @@ def test_deleted_cached_link_stops_redirecting(link):
     assert b"no longer exists" in body
 
 
-def test_json_wanted_gets_the_json_resolve(link):
-    wsgi_request("/s/abc")
+def test_accept_json_gets_the_json_resolve_without_counting(link):
+    wsgi_request("/s/abc", HTTP_ACCEPT="application/json")
 
-    code, _, body = wsgi_request("/s/abc", HTTP_ACCEPT="application/json")
+    code, headers, body = wsgi_request("/s/abc", HTTP_ACCEPT="application/json")
 
     assert code == status.HTTP_200_OK
+    assert headers["Content-Type"] == "application/json"
+    assert headers["X-Content-Type-Options"] == "nosniff"
     assert body == b'{"success": true, "url": "https://example.com/target"}'
+    assert counter() == 0
+
+
+def test_format_json_gets_the_json_resolve_of_a_cached_link(link):
+    wsgi_request("/s/abc", data={"_format": "json"})
+
+    code, headers, body = wsgi_request("/s/abc", data={"_format": "json"})
+
+    assert code == status.HTTP_200_OK
+    assert "X-Frame-Options" not in headers
+    assert body == b'{"success": true, "url": "https://example.com/target"}'
+
+
+def test_format_json_of_a_deleted_cached_link_is_404_in_json(link):
+    wsgi_request("/s/abc", data={"_format": "json"})
+    link_delete(link=link)
+
+    code, _, body = wsgi_request("/s/abc", data={"_format": "json"})
+
+    assert code == status.HTTP_404_NOT_FOUND
+    assert b'"success": false' in body
+
+
+def test_other_format_with_json_accept_gets_the_redirect(link):
+    wsgi_request("/s/abc")
+
+    code, _, _ = wsgi_request("/s/abc", data={"_format": "html"}, HTTP_ACCEPT="application/json")
+
+    assert code == status.HTTP_302_FOUND
 
 
 def test_query_string_still_redirects_and_counts(link):
