@@ -146,6 +146,14 @@ def _fetch(code: str) -> CachedLink | None:
     return None if row is None else CachedLink(pk=row[0], url=row[1], is_deleted=bool(row[2]))
 
 
+def link_by_code(code: str) -> ShortLink | None:
+    """The link behind `code`, deleted or not, fresh from the database (its counter included)."""
+    # Raw SQL: building this query through the ORM cost twice as much as everything else
+    # in GET /stats/<code> together (about 300 us of CPU against 100).
+    fields = ", ".join(field.column for field in ShortLink._meta.concrete_fields)
+    return next(iter(ShortLink.objects.raw(f"SELECT {fields} FROM {LINK_TABLE} WHERE code = %s", [code])), None)
+
+
 def link_resolve(code: str) -> CachedLink | None:
     """The link behind `code` (deleted ones included), from this process, the cache or the database."""
     local_links.start_preload()
