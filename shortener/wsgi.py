@@ -86,14 +86,14 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     request = WSGIRequest(environ)
     security = _security_middleware()
     try:
-        to_https = security.process_request(request)
-        if to_https is not None:
-            return to_https
         code = short_code(request)
     except DisallowedHost:
         return None  # Django answers 400
     if code is None:
         return None
+    to_https = security.process_request(request)
+    if to_https is not None:
+        return to_https
     local_links.start_preload()
     link = local_links.get(code)
     if link is None or link.is_deleted:
@@ -119,7 +119,10 @@ def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
             response = None
         if response is None:
             return django_application(environ, start_response)
-        start_response(f"{response.status_code} {response.reason_phrase}", list(response.items()))
-        return [response.content]
+        content = response.content
+        # As CommonMiddleware would add, so that the connection can be kept alive without chunking.
+        headers = [*response.items(), ("Content-Length", str(len(content)))]
+        start_response(f"{response.status_code} {response.reason_phrase}", headers)
+        return [content]
 
     return application

@@ -62,6 +62,7 @@ def test_cached_link_redirects_with_the_security_headers_but_no_page_headers(lin
     assert headers["Referrer-Policy"] == "same-origin"
     assert "X-Frame-Options" not in headers
     assert "Set-Cookie" not in headers
+    assert headers["Content-Length"] == "0"
     assert body == b""
 
 
