@@ -108,7 +108,10 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
 
 
 def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
-    """Wrap Django's WSGI application with the shortcut above."""
+    """Wrap Django's WSGI application with the shortcut above; start preloading the lookup cache."""
+    # Now rather than at the first visit: a worker should not meet its first visitors with an
+    # empty cache (each of them then goes through Django and waits for the database).
+    local_links.start_preload()
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         try:

@@ -1,6 +1,7 @@
 """Creating, finding and deleting short links; the code → target cache the redirect relies on."""
 
 import logging
+import os
 import re
 import secrets
 import threading
@@ -66,7 +67,7 @@ class LocalLinks:
         self._checked_at = float("-inf")
         # Counts clear()s, so that a preload started before a change does not bring back stale links.
         self._generation = 0
-        self._preload_started = False
+        self._preload_pid: int | None = None
 
     def get(self, code: str) -> CachedLink | None:
         now = time.monotonic()
@@ -97,9 +98,10 @@ class LocalLinks:
 
         Without it, each process's first visit of every code waits for the database.
         """
-        if self._preload_started:
+        # Per process id: a worker forked after its parent started a preload has no loader thread.
+        if self._preload_pid == os.getpid():
             return
-        self._preload_started = True
+        self._preload_pid = os.getpid()
         limit = min(settings.SHORTENER_CACHE_PRELOAD, settings.SHORTENER_CACHE_MAX_ENTRIES)
         if limit:
             loader = threading.Thread(target=self._preload_and_close, args=(limit,), daemon=True)

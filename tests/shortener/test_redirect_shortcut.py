@@ -2,14 +2,15 @@
 
 import pytest
 from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from django.test import RequestFactory
 from rest_framework import status
 
-from config.wsgi import application
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
 from shortener.services.visits import visits_flush
+from shortener.wsgi import with_redirect_shortcut
 
 from .factories import ShortLinkFactory
 
@@ -31,7 +32,8 @@ def wsgi_request(path: str, *, method: str = "get", data: dict | None = None, **
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        result = application(environ, start_response)
+        # As config/wsgi.py builds it (built here, after the fixtures turned preloading off).
+        result = with_redirect_shortcut(get_wsgi_application())(environ, start_response)
         body = b"".join(result)
         if hasattr(result, "close"):
             result.close()
