@@ -111,3 +111,22 @@ class Visit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.visitor} on {self.day}"
+
+
+class LinkCacheVersion(models.Model):
+    """One row whose number goes up with every change or removal of a link.
+
+    Each process keeps its own code → link copies for the redirect; reading this row
+    (about once a second) is how a process learns that another one changed a link.
+    It is in the database because that is what every process shares, Redis or not.
+    """
+
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(pk=1), name="shortener_linkcacheversion_single_row"),
+        ]
+
+    def __str__(self) -> str:
+        return f"links version {self.version}"

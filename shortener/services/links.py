@@ -3,7 +3,6 @@
 import logging
 import os
 import re
-import secrets
 import threading
 import time
 from contextlib import suppress
@@ -21,7 +20,7 @@ from django.utils import timezone
 from shortener import messages
 from shortener.caching import cache
 from shortener.errors import Failure
-from shortener.models import CODE_MAX_LENGTH, URL_MAX_LENGTH, ShortLink
+from shortener.models import CODE_MAX_LENGTH, URL_MAX_LENGTH, LinkCacheVersion, ShortLink
 
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
@@ -46,19 +45,33 @@ class CachedLink:
     is_deleted: bool
 
 
-# Changed whenever a link changes or goes, so that every process drops its own copies.
-LINKS_VERSION_KEY = "shortener:links-version"
-# How often a process looks at that version: the longest a deleted link may keep
-# redirecting elsewhere when the shortener cache is shared (Redis).
+# How often a process reads LinkCacheVersion: the longest a link changed or deleted in
+# another process may keep redirecting here.
 VERSION_CHECK_SECONDS = 1.0
+VERSION_TABLE = LinkCacheVersion._meta.db_table
+
+
+def links_version() -> int:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT version FROM {VERSION_TABLE} WHERE id = 1")
+        row = cursor.fetchone()
+    return row[0] if row else 0
+
+
+def bump_links_version() -> None:
+    """Tell every process to drop its cached lookups (runs in the changing transaction)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {VERSION_TABLE} (id, version) VALUES (1, 1) "
+            f"ON CONFLICT (id) DO UPDATE SET version = {VERSION_TABLE}.version + 1"
+        )
 
 
 class LocalLinks:
     """This process's code → link copies: the redirect's lookup without a cache round trip or unpickling.
 
     Entries live SHORTENER_CACHE_SECONDS. A change in this process clears them at once;
-    a change in another process is seen through LINKS_VERSION_KEY in the shortener cache
-    within VERSION_CHECK_SECONDS (with a per-process cache, not before the entries expire).
+    a change in another process is seen through LinkCacheVersion within VERSION_CHECK_SECONDS.
     """
 
     def __init__(self) -> None:
@@ -73,7 +86,7 @@ class LocalLinks:
         now = time.monotonic()
         if now - self._checked_at >= VERSION_CHECK_SECONDS:
             self._checked_at = now
-            version = cache.get(LINKS_VERSION_KEY)
+            version = links_version()
             if version != self._version:
                 self._entries.clear()
                 self._version = version
@@ -118,6 +131,8 @@ class LocalLinks:
     def preload(self, limit: int) -> int:
         """Cache the `limit` most visited live links; return how many were loaded."""
         generation = self._generation
+        # Read first: the links loaded below are at least as fresh as this version.
+        version = links_version()
         expires = time.monotonic() + settings.SHORTENER_CACHE_SECONDS
         rows = (
             ShortLink.objects.filter(deleted_at__isnull=True)
@@ -127,6 +142,8 @@ class LocalLinks:
         loaded = {code: (CachedLink(pk=pk, url=url, is_deleted=False), expires) for code, pk, url in rows}
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
+        if self._version is None:
+            self._version, self._checked_at = version, time.monotonic()
         for code, entry in loaded.items():
             self._entries.setdefault(code, entry)
         return len(loaded)
@@ -162,16 +179,24 @@ def link_resolve(code: str) -> CachedLink | None:
     found = local_links.get(code)
     if found is not None:
         return found
+    # A shared cache (Redis) saves other processes the query; a per-process one would only
+    # be a second copy that LinkCacheVersion cannot clear.
+    shared = cache_is_shared()
     key = _cache_key(code)
-    found = cache.get(key)
+    found = cache.get(key) if shared else None
     if found is None:
         found = _fetch(code)
         if found is None:
             # Unknown codes are not cached: a code created in another process must work at once.
             return None
-        cache.set(key, found, timeout=settings.SHORTENER_CACHE_SECONDS)
+        if shared:
+            cache.set(key, found, timeout=settings.SHORTENER_CACHE_SECONDS)
     local_links.put(code, found)
     return found
+
+
+def cache_is_shared() -> bool:
+    return not settings.CACHES["shortener"]["BACKEND"].endswith("LocMemCache")
 
 
 def forget_cached_link(sender: type[Model], instance: ShortLink, created: bool = False, **kwargs: object) -> None:
@@ -181,7 +206,7 @@ def forget_cached_link(sender: type[Model], instance: ShortLink, created: bool =
         return  # a new code was never cached
     # The code itself may have changed, so everything goes; changes are rare next to visits.
     local_links.clear()
-    cache.set(LINKS_VERSION_KEY, secrets.token_hex(8), timeout=None)
+    bump_links_version()
 
 
 @lru_cache(maxsize=4)

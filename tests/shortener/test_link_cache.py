@@ -4,10 +4,9 @@ import pytest
 from django.utils import timezone
 from rest_framework import status
 
-from shortener.caching import cache
 from shortener.models import ShortLink
 from shortener.services import links
-from shortener.services.links import LINKS_VERSION_KEY, local_links
+from shortener.services.links import bump_links_version, links_version, local_links
 
 from .factories import ShortLinkFactory
 
@@ -25,8 +24,7 @@ def test_link_deleted_by_another_process_stops_redirecting_at_the_next_version_c
     assert client.get("/s/abc").status_code == status.HTTP_302_FOUND
 
     delete_behind_the_caches_back("abc")
-    cache.delete("shortener:code:abc")
-    cache.set(LINKS_VERSION_KEY, "changed elsewhere")
+    bump_links_version()
 
     assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
 
@@ -70,3 +68,16 @@ def test_preload_leaves_deleted_links_out(client):
     assert local_links.preload(10) == 1
 
     assert client.get("/s/gone").status_code == status.HTTP_404_NOT_FOUND
+
+
+def test_every_change_or_removal_of_a_link_bumps_the_shared_version():
+    link = ShortLinkFactory(code="abc")
+    created = links_version()
+
+    link.url = "https://changed.example/"
+    link.save()
+    changed = links_version()
+    link.delete()
+
+    assert changed == created + 1
+    assert links_version() == changed + 1
