@@ -30,7 +30,7 @@ def admin_password(settings) -> str:
 
 
 @pytest.fixture
-def admin_client(alice_client, admin_password) -> Client:
+def admin_mode_client(alice_client, admin_password) -> Client:
     """Alice's session, in admin mode."""
     response = alice_client.post("/s/stats", {"adminpwd": admin_password, "_format": "json"})
     assert response.json()["success"] is True
