@@ -14,6 +14,7 @@ import os
 import secrets
 import sys
 import tempfile
+import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -106,6 +107,20 @@ def replay_visits(codes: list[str], thread_counts: list[tuple[int, int, int]]) -
     return len(answered_pairs), len(sent_pairs)
 
 
+def stable_counter_sum(database_url: str, sql: str, *, quiet_seconds: float = 2.0, timeout: float = 30.0) -> int:
+    """The counters' sum once it has stopped moving: the service writes buffered visits a moment later."""
+    deadline = time.monotonic() + timeout
+    with psycopg.connect(database_url, autocommit=True) as conn:
+        counted = conn.execute(sql).fetchone()[0]
+        changed_at = time.monotonic()
+        while time.monotonic() - changed_at < quiet_seconds and time.monotonic() < deadline:
+            time.sleep(0.2)
+            latest = conn.execute(sql).fetchone()[0]
+            if latest != counted:
+                counted, changed_at = latest, time.monotonic()
+    return counted
+
+
 def check_visit_counts(database_url: str, env: dict[str, str], data: dict, result: WrkResult) -> str:
     threads = [
         (int(t), int(sent), int(answered))
@@ -116,8 +131,7 @@ def check_visit_counts(database_url: str, env: dict[str, str], data: dict, resul
     if data.get("flush_command"):
         manage(env, data["flush_command"])
     low, high = replay_visits(data["codes"], threads)
-    with psycopg.connect(database_url) as conn:
-        counted = conn.execute(data["counter_sum_sql"]).fetchone()[0]
+    counted = stable_counter_sum(database_url, data["counter_sum_sql"])
     verdict = "ok" if low <= counted <= high else "MISMATCH"
     return f"visit counters: {counted} counted, {low} to {high} unique visits made ({verdict})"
 

@@ -4,6 +4,7 @@ import hashlib
 import secrets
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
@@ -61,6 +62,23 @@ class ShortLink(models.Model):
             kwargs["update_fields"] = {*update_fields, "url_digest"}
         super().save(*args, **kwargs)
 
+    def clean(self) -> None:
+        # url_digest is not a form field, so model forms (the admin) skip the owner/URL
+        # constraint that uses it; check it here so an edit gets a message, not a 500.
+        self.url_digest = self.digest(self.url)
+        duplicate = (
+            not self.is_custom
+            and self.deleted_at is None
+            and self.owner_id is not None
+            and ShortLink.objects.filter(
+                owner_id=self.owner_id, url_digest=self.url_digest, is_custom=False, deleted_at__isnull=True
+            )
+            .exclude(pk=self.pk)
+            .exists()
+        )
+        if duplicate:
+            raise ValidationError({"url": "This owner already has a generated short link to this URL."})
+
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
@@ -93,3 +111,22 @@ class Visit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.visitor} on {self.day}"
+
+
+class LinkCacheVersion(models.Model):
+    """One row whose number goes up with every change or removal of a link.
+
+    Each process keeps its own code → link copies for the redirect; reading this row
+    (about once a second) is how a process learns that another one changed a link.
+    It is in the database because that is what every process shares, Redis or not.
+    """
+
+    version = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(pk=1), name="shortener_linkcacheversion_single_row"),
+        ]
+
+    def __str__(self) -> str:
+        return f"links version {self.version}"

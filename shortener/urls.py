@@ -1,3 +1,5 @@
+import re
+
 from django.urls import path, register_converter
 
 from shortener.models import CODE_MAX_LENGTH
@@ -6,6 +8,7 @@ from shortener.views import auth, links, stats
 
 class CodeConverter:
     regex = rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}"
+    regex_compiled = re.compile(regex)
 
     def to_python(self, value: str) -> str:
         return value

@@ -79,6 +79,11 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
     if wants_json(request):
         return success(url=link.url)
     visit_record(link_id=link.pk, request=request)
+    return redirect_response(link.url)
+
+
+def redirect_response(url: str) -> HttpResponse:
+    """The answer to a visit (here and in middleware.RedirectShortcutMiddleware)."""
     if settings.SHORTENER_REDIRECT_PERMANENT:
-        return HttpResponsePermanentRedirect(link.url)
-    return HttpResponseRedirect(link.url)
+        return HttpResponsePermanentRedirect(url)
+    return HttpResponseRedirect(url)

@@ -12,7 +12,7 @@ from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
 from shortener.services.admin_mode import admin_login, admin_logout, admin_mode_available, is_admin
-from shortener.services.links import link_delete, links_by_popularity
+from shortener.services.links import link_by_code, link_delete, links_by_popularity
 from shortener.views.base import login_required_response, qr_svg, short_url
 
 PAGE_SIZE = 10
@@ -103,7 +103,7 @@ def stats(request: HttpRequest) -> HttpResponse:
 
 
 def _live_link(request: HttpRequest, code: str) -> ShortLink:
-    link = ShortLink.objects.filter(code=code).first()
+    link = link_by_code(code)
     if link is None or link.is_deleted:
         message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
         raise Failure(message.format(short=short_url(request, code)), 404)

@@ -2,7 +2,6 @@ from datetime import timedelta
 
 import pytest
 import time_machine
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 from rest_framework import status
 
@@ -81,15 +80,8 @@ def test_last_used_at_is_recorded_at_most_once_a_minute(user):
     assert api_key.last_used_at == start + timedelta(minutes=2)
 
 
-@pytest.fixture
-def staff_client(client):
-    staff = get_user_model().objects.create_superuser(username="root", password="root-password")
-    client.force_login(staff)
-    return client
-
-
-def test_staff_create_a_key_in_the_admin_and_see_it_once(staff_client, user):
-    response = staff_client.post("/admin/reports/apikey/add/", {"user": user.pk, "name": "from the admin"}, follow=True)
+def test_staff_create_a_key_in_the_admin_and_see_it_once(admin_client, user):
+    response = admin_client.post("/admin/reports/apikey/add/", {"user": user.pk, "name": "from the admin"}, follow=True)
 
     assert response.status_code == status.HTTP_200_OK
     api_key = ReportsApiKey.objects.get(user=user)
@@ -97,13 +89,13 @@ def test_staff_create_a_key_in_the_admin_and_see_it_once(staff_client, user):
     raw_key = next(word for m in shown for word in m.split() if word.startswith("rpt_"))
     assert ReportsApiKey.authenticate(raw_key) == api_key
 
-    page = staff_client.get(f"/admin/reports/apikey/{api_key.pk}/change/")
+    page = admin_client.get(f"/admin/reports/apikey/{api_key.pk}/change/")
     assert raw_key.encode() not in page.content
 
 
-def test_staff_revoke_keys_with_the_admin_action(staff_client, user):
+def test_staff_revoke_keys_with_the_admin_action(admin_client, user):
     api_key, raw_key = PastesApiKey.issue(user=user)
 
-    staff_client.post("/admin/pastes/apikey/", {"action": "revoke_keys", "_selected_action": [api_key.pk]}, follow=True)
+    admin_client.post("/admin/pastes/apikey/", {"action": "revoke_keys", "_selected_action": [api_key.pk]}, follow=True)
 
     assert PastesApiKey.authenticate(raw_key) is None

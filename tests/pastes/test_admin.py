@@ -2,20 +2,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import time_machine
-from django.contrib.auth import get_user_model
 from rest_framework import status
 
 from pastes.models import Paste, PasteProfile
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def admin_client(client):
-    admin = get_user_model().objects.create_superuser(username="admin", password="pw")
-    client.force_login(admin)
-    return client
 
 
 def test_admin_lists_and_searches_pastes_by_owner(admin_client, user, other_user):

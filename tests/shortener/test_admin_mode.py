@@ -156,15 +156,15 @@ def test_ban_html_shows_the_message(alice_client, admin_password):
     assert "Too many bad passwords." in response.content.decode()
 
 
-def test_action_logout_leaves_admin_mode(admin_client, other_user):
+def test_action_logout_leaves_admin_mode(admin_mode_client, other_user):
     ShortLinkFactory(owner=other_user)
 
-    response = admin_client.post("/s/stats", {"action": "logout", "_format": "json"})
+    response = admin_mode_client.post("/s/stats", {"action": "logout", "_format": "json"})
 
     assert response.status_code == status.HTTP_200_OK
     assert response.json() == {"success": True, "msg": "You have been successfully logged out."}
-    assert admin_list_size(admin_client) == 0
-    assert admin_client.session.get("_auth_user_id")  # still logged in
+    assert admin_list_size(admin_mode_client) == 0
+    assert admin_mode_client.session.get("_auth_user_id")  # still logged in
 
 
 def test_action_logout_succeeds_when_not_admin(alice_client):
@@ -173,8 +173,8 @@ def test_action_logout_succeeds_when_not_admin(alice_client):
     assert response.json() == {"success": True, "msg": messages.LOGOUT_OK}
 
 
-def test_action_logout_html_redirects_to_the_stats_page(admin_client):
-    response = admin_client.post("/s/stats", {"action": "logout"})
+def test_action_logout_html_redirects_to_the_stats_page(admin_mode_client):
+    response = admin_mode_client.post("/s/stats", {"action": "logout"})
 
     assert response.status_code == status.HTTP_302_FOUND
     assert response["Location"] == "/s/stats"
@@ -215,9 +215,9 @@ def test_html_admin_form_needs_the_csrf_token(user, admin_password):
     assert response.status_code == status.HTTP_403_FORBIDDEN
 
 
-def test_removing_the_password_setting_ends_admin_mode(admin_client, settings, other_user):
+def test_removing_the_password_setting_ends_admin_mode(admin_mode_client, settings, other_user):
     ShortLinkFactory(owner=other_user)
 
     settings.SHORTENER_ADMINPWD = ""
 
-    assert admin_list_size(admin_client) == 0
+    assert admin_list_size(admin_mode_client) == 0

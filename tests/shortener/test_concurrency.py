@@ -1,12 +1,14 @@
 """Parallel visits and creates on PostgreSQL: no lost counts, no duplicate codes."""
 
+import datetime
+
 import pytest
 from django.test import Client
 
-from shortener.caching import cache
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.services.links import link_create
+from shortener.services.visits import VisitBuffer, seen, visits_flush
 from tests.concurrency import run_concurrently
 
 from .factories import ShortLinkFactory, UserFactory
@@ -26,21 +28,43 @@ def test_parallel_visits_of_distinct_visitors_all_count():
     results = run_concurrently(visit, times=THREADS)
 
     assert results == [302] * THREADS
+    visits_flush()
     assert ShortLink.objects.get(code="hot").counter == THREADS
 
 
-def test_parallel_visits_of_one_visitor_count_once():
+def test_parallel_visits_of_one_visitor_counted_during_the_request_count_once(settings):
+    settings.SHORTENER_VISIT_FLUSH_SECONDS = 0
     ShortLinkFactory(code="hot")
 
     def visit() -> int:
-        # Each thread forgets the cache, so every one of them reaches the database row.
-        cache.clear()
+        # Each thread forgets the visitors seen, so every one of them reaches the database row.
+        seen.clear()
         return Client().get("/s/hot", HTTP_USER_AGENT="Firefox").status_code
 
     results = run_concurrently(visit, times=THREADS)
 
     assert results == [302] * THREADS
     assert ShortLink.objects.get(code="hot").counter == 1
+
+
+def test_parallel_flushes_of_overlapping_visits_count_each_visitor_once():
+    links = [ShortLinkFactory(code=f"hot{n}") for n in range(3)]
+    visitors = [f"{n:032d}" for n in range(20)]
+    buffers = []
+    for offset in range(THREADS):
+        # Each "process" saw the same visits, in its own order.
+        buffer = VisitBuffer()
+        buffer.start_flusher = lambda: None
+        for n in range(len(links) * len(visitors)):
+            index = (n + offset * 7) % (len(links) * len(visitors))
+            buffer.add((links[index % len(links)].pk, visitors[index // len(links)], datetime.date(2026, 5, 1)))
+        buffers.append(buffer)
+    slots = iter(buffers)
+
+    results = run_concurrently(lambda: next(slots).flush(), times=THREADS)
+
+    assert sum(results) == len(links) * len(visitors)
+    assert [link.counter for link in ShortLink.objects.order_by("code")] == [len(visitors)] * len(links)
 
 
 def test_parallel_creates_of_one_url_by_one_user_give_one_code():

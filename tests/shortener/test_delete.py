@@ -16,8 +16,8 @@ def link(other_user):
     return ShortLinkFactory(code="abc", owner=other_user, url="https://lstu.fr")
 
 
-def test_admin_deletes_a_link_in_json(admin_client, link):
-    response = admin_client.get("/s/d/abc", {"_format": "json"})
+def test_admin_deletes_a_link_in_json(admin_mode_client, link):
+    response = admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
     assert response.status_code == status.HTTP_200_OK
     assert response.json() == {"success": True, "url": "https://lstu.fr", "short": "http://testserver/s/abc"}
@@ -25,45 +25,45 @@ def test_admin_deletes_a_link_in_json(admin_client, link):
     assert link.is_deleted
 
 
-def test_deleted_link_no_longer_redirects(admin_client, link, client):
+def test_deleted_link_no_longer_redirects(admin_mode_client, link, client):
     client.get("/s/abc")  # cached
 
-    admin_client.get("/s/d/abc", {"_format": "json"})
+    admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
     assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
 
 
-def test_admin_delete_html_redirects_to_stats_with_a_message(admin_client, link):
-    response = admin_client.get("/s/d/abc")
+def test_admin_delete_html_redirects_to_stats_with_a_message(admin_mode_client, link):
+    response = admin_mode_client.get("/s/d/abc")
 
     assert response.status_code == status.HTTP_302_FOUND
     assert response["Location"] == "/s/stats"
-    page = admin_client.get("/s/stats").content.decode()
+    page = admin_mode_client.get("/s/stats").content.decode()
     assert "The shortened URL http://testserver/s/abc has been deleted." in page
     assert ShortLink.objects.get().is_deleted
 
 
-def test_delete_of_unknown_code_is_404(admin_client, db):
-    response = admin_client.get("/s/d/nothere", {"_format": "json"})
+def test_delete_of_unknown_code_is_404(admin_mode_client, db):
+    response = admin_mode_client.get("/s/d/nothere", {"_format": "json"})
 
     assert response.status_code == status.HTTP_404_NOT_FOUND
     assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/nothere doesn't exist."}
 
 
-def test_delete_of_deleted_code_is_404(admin_client, link):
-    admin_client.get("/s/d/abc", {"_format": "json"})
+def test_delete_of_deleted_code_is_404(admin_mode_client, link):
+    admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
-    response = admin_client.get("/s/d/abc", {"_format": "json"})
+    response = admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
     assert response.status_code == status.HTTP_404_NOT_FOUND
     assert response.json()["msg"] == "The shortened URL http://testserver/s/abc no longer exists."
 
 
-def test_delete_of_unknown_code_html_redirects_with_the_message(admin_client, db):
-    response = admin_client.get("/s/d/nothere")
+def test_delete_of_unknown_code_html_redirects_with_the_message(admin_mode_client, db):
+    response = admin_mode_client.get("/s/d/nothere")
 
     assert response["Location"] == "/s/stats"
-    assert "doesn&#x27;t exist." in admin_client.get("/s/stats").content.decode()
+    assert "doesn&#x27;t exist." in admin_mode_client.get("/s/stats").content.decode()
 
 
 def test_owner_who_is_not_admin_cannot_delete(client, link, other_user, admin_password):
@@ -99,32 +99,32 @@ def test_anonymous_cannot_delete(client, link):
     assert not ShortLink.objects.get().is_deleted
 
 
-def test_delete_started_by_another_site_is_refused(admin_client, link):
-    response = admin_client.get("/s/d/abc", {"_format": "json"}, HTTP_SEC_FETCH_SITE="cross-site")
+def test_delete_started_by_another_site_is_refused(admin_mode_client, link):
+    response = admin_mode_client.get("/s/d/abc", {"_format": "json"}, HTTP_SEC_FETCH_SITE="cross-site")
 
     assert response.status_code == status.HTTP_403_FORBIDDEN
     assert response.json() == {"success": False, "msg": messages.CROSS_SITE}
     assert not ShortLink.objects.get().is_deleted
 
 
-def test_delete_from_the_own_stats_page_is_allowed(admin_client, link):
-    response = admin_client.get("/s/d/abc", HTTP_SEC_FETCH_SITE="same-origin")
+def test_delete_from_the_own_stats_page_is_allowed(admin_mode_client, link):
+    response = admin_mode_client.get("/s/d/abc", HTTP_SEC_FETCH_SITE="same-origin")
 
     assert response.status_code == status.HTTP_302_FOUND
     assert ShortLink.objects.get().is_deleted
 
 
-def test_admin_mode_ends_with_logout(admin_client, link):
-    admin_client.get("/s/logout")
-    admin_client.force_login(link.owner)
+def test_admin_mode_ends_with_logout(admin_mode_client, link):
+    admin_mode_client.get("/s/logout")
+    admin_mode_client.force_login(link.owner)
 
-    response = admin_client.get("/s/d/abc", {"_format": "json"})
+    response = admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
     assert response.status_code == status.HTTP_403_FORBIDDEN
 
 
-def test_head_request_does_not_delete(admin_client, link):
-    response = admin_client.head("/s/d/abc")
+def test_head_request_does_not_delete(admin_mode_client, link):
+    response = admin_mode_client.head("/s/d/abc")
 
     assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
     assert not ShortLink.objects.get().is_deleted

@@ -66,11 +66,11 @@ def test_browser_accept_header_gets_html(client):
     assert response["Content-Type"].startswith("text/html")
 
 
-def test_django_admin_lists_and_searches_short_links(admin_client_django):
+def test_django_admin_lists_and_searches_short_links(admin_client):
     ShortLinkFactory(code="findme", url="https://needle.example/")
     ShortLinkFactory(code="other", url="https://hay.example/")
 
-    response = admin_client_django.get("/admin/shortener/shortlink/", {"q": "needle"})
+    response = admin_client.get("/admin/shortener/shortlink/", {"q": "needle"})
 
     page = response.content.decode()
     assert response.status_code == status.HTTP_200_OK
@@ -78,20 +78,10 @@ def test_django_admin_lists_and_searches_short_links(admin_client_django):
     assert "hay.example" not in page
 
 
-def test_django_admin_shows_the_counter_read_only(admin_client_django):
+def test_django_admin_shows_the_counter_read_only(admin_client):
     link = ShortLinkFactory(counter=4)
 
-    page = admin_client_django.get(f"/admin/shortener/shortlink/{link.pk}/change/").content.decode()
+    page = admin_client.get(f"/admin/shortener/shortlink/{link.pk}/change/").content.decode()
 
     assert 'name="counter"' not in page
     assert "4" in page
-
-
-@pytest.fixture
-def admin_client_django(db, django_user_model):
-    from django.test import Client
-
-    staff = django_user_model.objects.create_superuser("root", "root@example.com", "root-password")
-    client = Client()
-    client.force_login(staff)
-    return client

@@ -53,8 +53,8 @@ def test_session_walks_the_state_table_in_json(user, other_user, admin_password)
     assert client.get("/s/stats", as_json).status_code == 401
 
 
-def test_logout_from_admin_mode_returns_to_anonymous(admin_client):
-    admin_client.get("/s/logout", {"_format": "json"})
+def test_logout_from_admin_mode_returns_to_anonymous(admin_mode_client):
+    admin_mode_client.get("/s/logout", {"_format": "json"})
 
-    assert admin_client.get("/s/stats", {"_format": "json"}).status_code == 401
-    assert admin_client.get("/s/d/anything", {"_format": "json"}).status_code == 401
+    assert admin_mode_client.get("/s/stats", {"_format": "json"}).status_code == 401
+    assert admin_mode_client.get("/s/d/anything", {"_format": "json"}).status_code == 401

@@ -1,0 +1,131 @@
+"""The redirect's shortcut, in front of Django's WSGI handler (see config/wsgi.py).
+
+Following a short link is the service's hottest path, and most of its cost was not
+the redirect: Django's handler (request signals, connection checks), the session,
+CSRF, auth, messages, clickjacking and CSP middleware, and URL resolution, which
+walks the reports and pastes patterns first. None of that matters to a redirect.
+
+So a plain `GET /<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) of a live link
+already in this process's lookup cache is answered here: the host is validated,
+SecurityMiddleware's redirect to HTTPS and its headers apply, the visit goes into the
+buffer, and a 302 (301) goes out without touching the database; with `?_format=json`
+(alone) or an Accept preferring JSON, the JSON resolve goes out instead. Anything
+else — HEAD, other query strings, a code not cached yet (the view looks it up and
+caches it), unknown or deleted codes, codes spelled like a page, counting during the
+request (SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
+"""
+
+import logging
+from collections.abc import Callable, Iterable
+
+from django.conf import settings
+from django.core.exceptions import DisallowedHost
+from django.core.handlers.wsgi import WSGIRequest
+from django.core.signals import setting_changed
+from django.http import HttpRequest, HttpResponse
+from django.middleware.security import SecurityMiddleware
+
+from shortener.negotiation import JSON_TYPE, success
+from shortener.services.links import RESERVED_CODES, local_links
+from shortener.services.visits import visit_record
+from shortener.urls import CodeConverter
+from shortener.views.links import redirect_response
+
+logger = logging.getLogger(__name__)
+
+CODE_RE = CodeConverter.regex_compiled
+JSON_QUERY = "_format=json"
+
+type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
+
+_security: SecurityMiddleware | None = None
+
+
+def _security_middleware() -> SecurityMiddleware:
+    # Built once (it reads its settings when created), and again after a settings change in tests.
+    global _security
+    if _security is None:
+        _security = SecurityMiddleware(lambda request: HttpResponse())
+    return _security
+
+
+def _forget_security_middleware(**kwargs: object) -> None:
+    global _security
+    _security = None
+
+
+setting_changed.connect(_forget_security_middleware, dispatch_uid="shortener-wsgi-security")
+
+
+def short_code(request: HttpRequest) -> str | None:
+    """The code of a `/<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) path, else None.
+
+    Raises DisallowedHost for a host not in ALLOWED_HOSTS, as request.get_host() does.
+    """
+    host = request.get_host()
+    path = request.path_info
+    if settings.SHORTENER_HOST and host.split(":", 1)[0].lower() == settings.SHORTENER_HOST:
+        code = path[1:]
+    elif settings.SHORTENER_PREFIX and path.startswith(f"/{settings.SHORTENER_PREFIX}/"):
+        code = path[len(settings.SHORTENER_PREFIX) + 2 :]
+    else:
+        # Without a prefix the codes share the main host's paths with every other page.
+        return None
+    if not CODE_RE.fullmatch(code) or code.lower() in RESERVED_CODES:
+        return None
+    return code
+
+
+def shortcut_response(environ: dict) -> HttpResponse | None:
+    """The redirect (or JSON resolve) of a cached live link, or None to let Django answer."""
+    query = environ.get("QUERY_STRING")
+    if environ.get("REQUEST_METHOD") != "GET" or query not in ("", None, JSON_QUERY):
+        return None
+    if not settings.SHORTENER_VISIT_FLUSH_SECONDS:
+        return None  # counting would write to the database, which needs Django's connection handling
+    request = WSGIRequest(environ)
+    security = _security_middleware()
+    try:
+        code = short_code(request)
+    except DisallowedHost:
+        return None  # Django answers 400
+    if code is None:
+        return None
+    to_https = security.process_request(request)
+    if to_https is not None:
+        return to_https
+    local_links.start_preload()
+    link = local_links.get(code)
+    if link is None or link.is_deleted:
+        return None
+    # As negotiation.wants_json decides for a GET; a JSON resolve is a lookup, not a visit.
+    if query == JSON_QUERY or (
+        request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE
+    ):
+        return security.process_response(request, success(url=link.url))
+    visit_record(link_id=link.pk, request=request)
+    return security.process_response(request, redirect_response(link.url))
+
+
+def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
+    """Wrap Django's WSGI application with the shortcut above; start preloading the lookup cache."""
+    # Now rather than at the first visit: a worker should not meet its first visitors with an
+    # empty cache (each of them then goes through Django and waits for the database).
+    local_links.start_preload()
+
+    def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
+        try:
+            response = shortcut_response(environ)
+        except Exception:
+            # Django's handler turns errors into logged 500 pages; let it redo this request.
+            logger.exception("The redirect shortcut failed; handing the request to Django.")
+            response = None
+        if response is None:
+            return django_application(environ, start_response)
+        content = response.content
+        # As CommonMiddleware would add, so that the connection can be kept alive without chunking.
+        headers = [*response.items(), ("Content-Length", str(len(content)))]
+        start_response(f"{response.status_code} {response.reason_phrase}", headers)
+        return [content]
+
+    return application

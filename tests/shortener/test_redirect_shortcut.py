@@ -1,0 +1,202 @@
+"""The redirect shortcut in front of Django's WSGI handler (shortener/wsgi.py), through the real WSGI app."""
+
+import pytest
+from django.core.signals import request_finished, request_started
+from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
+from django.test import RequestFactory
+from rest_framework import status
+
+from shortener.models import ShortLink
+from shortener.services.links import link_delete
+from shortener.services.visits import visits_flush
+from shortener.wsgi import with_redirect_shortcut
+
+from .factories import ShortLinkFactory
+
+pytestmark = pytest.mark.django_db
+
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
+
+
+def wsgi_request(path: str, *, method: str = "get", data: dict | None = None, **headers: str):
+    """Status, headers and body from the WSGI application, as a server would get them."""
+    environ = getattr(RequestFactory(), method)(path, data, **headers).environ
+    answer = {}
+
+    def start_response(status_line: str, header_list: list, exc_info: object = None) -> None:
+        answer["status"] = int(status_line.split()[0])
+        answer["headers"] = dict(header_list)
+
+    # As Django's test client does: closing connections would end the test's transaction.
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        # As config/wsgi.py builds it (built here, after the fixtures turned preloading off).
+        result = with_redirect_shortcut(get_wsgi_application())(environ, start_response)
+        body = b"".join(result)
+        if hasattr(result, "close"):
+            result.close()
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
+    return answer["status"], answer["headers"], body
+
+
+def counter(code: str = "abc") -> int:
+    visits_flush()
+    return ShortLink.objects.get(code=code).counter
+
+
+@pytest.fixture
+def link():
+    return ShortLinkFactory(code="abc", url="https://example.com/target")
+
+
+def test_cached_link_redirects_with_the_security_headers_but_no_page_headers(link):
+    wsgi_request("/s/abc")  # looked up by the view, then cached
+
+    code, headers, body = wsgi_request("/s/abc")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert headers["Referrer-Policy"] == "same-origin"
+    assert "X-Frame-Options" not in headers
+    assert "Set-Cookie" not in headers
+    assert headers["Content-Length"] == "0"
+    assert body == b""
+
+
+def test_first_visit_of_an_uncached_code_goes_through_the_view(link):
+    code, headers, _ = wsgi_request("/s/abc")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert headers["X-Frame-Options"] == "DENY"
+
+
+def test_visits_through_the_shortcut_count_once_per_visitor(link):
+    for user_agent in (FIREFOX, "Chrome", FIREFOX, "Chrome"):
+        wsgi_request("/s/abc", HTTP_USER_AGENT=user_agent)
+
+    assert counter() == 2
+
+
+def test_head_is_answered_by_the_view_and_not_counted(link):
+    wsgi_request("/s/abc")
+
+    code, _, _ = wsgi_request("/s/abc", method="head", HTTP_USER_AGENT=FIREFOX)
+
+    assert code == status.HTTP_302_FOUND
+    assert counter() == 1  # the first GET only
+
+
+def test_deleted_cached_link_stops_redirecting(link):
+    wsgi_request("/s/abc")
+
+    link_delete(link=link)
+
+    code, _, body = wsgi_request("/s/abc")
+    assert code == status.HTTP_404_NOT_FOUND
+    assert b"no longer exists" in body
+
+
+def test_accept_json_gets_the_json_resolve_without_counting(link):
+    wsgi_request("/s/abc", HTTP_ACCEPT="application/json")
+
+    code, headers, body = wsgi_request("/s/abc", HTTP_ACCEPT="application/json")
+
+    assert code == status.HTTP_200_OK
+    assert headers["Content-Type"] == "application/json"
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    assert body == b'{"success": true, "url": "https://example.com/target"}'
+    assert counter() == 0
+
+
+def test_format_json_gets_the_json_resolve_of_a_cached_link(link):
+    wsgi_request("/s/abc", data={"_format": "json"})
+
+    code, headers, body = wsgi_request("/s/abc", data={"_format": "json"})
+
+    assert code == status.HTTP_200_OK
+    assert "X-Frame-Options" not in headers
+    assert body == b'{"success": true, "url": "https://example.com/target"}'
+
+
+def test_format_json_of_a_deleted_cached_link_is_404_in_json(link):
+    wsgi_request("/s/abc", data={"_format": "json"})
+    link_delete(link=link)
+
+    code, _, body = wsgi_request("/s/abc", data={"_format": "json"})
+
+    assert code == status.HTTP_404_NOT_FOUND
+    assert b'"success": false' in body
+
+
+def test_other_format_with_json_accept_gets_the_redirect(link):
+    wsgi_request("/s/abc")
+
+    code, _, _ = wsgi_request("/s/abc", data={"_format": "html"}, HTTP_ACCEPT="application/json")
+
+    assert code == status.HTTP_302_FOUND
+
+
+def test_query_string_still_redirects_and_counts(link):
+    wsgi_request("/s/abc", HTTP_USER_AGENT=FIREFOX)
+
+    code, headers, _ = wsgi_request("/s/abc", data={"utm_source": "mail"}, HTTP_USER_AGENT="Chrome")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert counter() == 2
+
+
+def test_host_not_allowed_is_400(link):
+    wsgi_request("/s/abc")
+
+    code, _, _ = wsgi_request("/s/abc", HTTP_HOST="evil.example")
+
+    assert code == status.HTTP_400_BAD_REQUEST
+
+
+def test_plain_http_is_sent_to_https_when_required(link, settings):
+    wsgi_request("/s/abc")
+    settings.SECURE_SSL_REDIRECT = True
+
+    code, headers, _ = wsgi_request("/s/abc")
+
+    assert code == status.HTTP_301_MOVED_PERMANENTLY
+    assert headers["Location"] == "https://testserver/s/abc"
+
+
+def test_code_spelled_like_a_page_still_reaches_the_page():
+    # Such codes cannot be created, but one could have been entered in the admin.
+    ShortLinkFactory(code="stats", url="https://example.com/target")
+    wsgi_request("/s/stats")
+
+    code, headers, _ = wsgi_request("/s/stats")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"].startswith("/s/login")
+
+
+def test_cached_link_redirects_at_the_root_of_the_shortener_host(link, settings):
+    settings.SHORTENER_HOST = "sho.rt"
+    settings.ALLOWED_HOSTS = ["testserver", "sho.rt"]
+    wsgi_request("/abc", HTTP_HOST="sho.rt")
+
+    code, headers, _ = wsgi_request("/abc", HTTP_HOST="sho.rt")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
+    assert "X-Frame-Options" not in headers
+
+
+def test_visit_is_counted_during_the_request_when_flushing_is_off(link, settings):
+    settings.SHORTENER_VISIT_FLUSH_SECONDS = 0
+    wsgi_request("/s/abc")
+
+    wsgi_request("/s/abc", HTTP_USER_AGENT=FIREFOX)
+
+    assert ShortLink.objects.get(code="abc").counter == 2
