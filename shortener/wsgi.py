@@ -94,7 +94,7 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     to_https = security.process_request(request)
     if to_https is not None:
         return to_https
-    local_links.start_preload()
+    local_links.start()
     link = local_links.get(code)
     if link is None or link.is_deleted:
         return None
@@ -111,7 +111,7 @@ def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
     """Wrap Django's WSGI application with the shortcut above; start preloading the lookup cache."""
     # Now rather than at the first visit: a worker should not meet its first visitors with an
     # empty cache (each of them then goes through Django and waits for the database).
-    local_links.start_preload()
+    local_links.start()
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         try:

