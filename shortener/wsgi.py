@@ -83,7 +83,9 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
         return None
     if not settings.SHORTENER_VISIT_FLUSH_SECONDS:
         return None  # counting would write to the database, which needs Django's connection handling
-    request = WSGIRequest(environ)
+    # A copy: WSGIRequest writes the decoded path back into the dict it is given, and the
+    # environ must reach Django's handler as the server sent it when the shortcut declines.
+    request = WSGIRequest(environ.copy())
     security = _security_middleware()
     try:
         code = short_code(request)

@@ -21,7 +21,9 @@ FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.
 
 def wsgi_request(path: str, *, method: str = "get", data: dict | None = None, **headers: str):
     """Status, headers and body from the WSGI application, as a server would get them."""
-    environ = getattr(RequestFactory(), method)(path, data, **headers).environ
+    request = getattr(RequestFactory(), method)(path, data, **headers)
+    # As a server sends it (PEP 3333: the path's bytes as latin-1); building the request decoded it in place.
+    environ = {**request.environ, "PATH_INFO": request.path_info.encode().decode("latin-1")}
     answer = {}
 
     def start_response(status_line: str, header_list: list, exc_info: object = None) -> None:
@@ -200,3 +202,13 @@ def test_visit_is_counted_during_the_request_when_flushing_is_off(link, settings
     wsgi_request("/s/abc", HTTP_USER_AGENT=FIREFOX)
 
     assert ShortLink.objects.get(code="abc").counter == 2
+
+
+@pytest.mark.parametrize("path", ["/pastes/paste/@RH\U000336b9W", "/s/\U0001f600", "/api/v1/reports/\u20ac"])
+def test_a_path_the_shortcut_declines_reaches_django_undamaged(path):
+    # Regression: building a request rewrote the environ's PATH_INFO as decoded text, and
+    # Django's handler, given the same environ next, failed to encode it (a 500).
+    status_code, headers, _ = wsgi_request(path)
+
+    assert status_code == status.HTTP_404_NOT_FOUND
+    assert headers["Content-Type"] in {"application/json", "text/html; charset=utf-8"}
