@@ -14,7 +14,9 @@ import json
 from typing import Any
 
 import orjson
-from rest_framework.renderers import JSONRenderer
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
+from rest_framework.request import Request
 from rest_framework.utils.encoders import JSONEncoder
 
 OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATETIME
@@ -66,3 +68,12 @@ class FastJSONRenderer(JSONRenderer):
             return super().render(data, accepted_media_type, renderer_context)
         # As DRF does, escape U+2028 and U+2029 so the JSON is also valid JavaScript.
         return rendered.replace("\u2028".encode(), b"\\u2028").replace("\u2029".encode(), b"\\u2029")
+
+
+class JSONOnlyNegotiation(DefaultContentNegotiation):
+    """Always answer with the view's first renderer, whatever Accept asks for (no 406 for browsers and curl)."""
+
+    def select_renderer(
+        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+    ) -> tuple[BaseRenderer, str]:
+        return renderers[0], renderers[0].media_type

@@ -11,15 +11,13 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
-from rest_framework.negotiation import BaseContentNegotiation
 from rest_framework.permissions import AllowAny, IsAuthenticated
-from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
-from common.renderers import FastJSONRenderer
+from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from pastes import schema, services
 from pastes.authentication import PasteKeyAuthentication
 from pastes.errors import UserNotFound, paste_exception_handler
@@ -32,17 +30,12 @@ from pastes.throttling import PasteRateThrottle
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-class JSONOnlyNegotiation(BaseContentNegotiation):
-    """Always answer JSON, whatever the Accept header asks for (no 406 for browsers and curl)."""
+class ExactJSONNegotiation(JSONOnlyNegotiation):
+    """Answer JSON whatever Accept says; parse only a body whose Content-Type is exactly a parser's."""
 
     def select_parser(self, request: Request, parsers: Sequence) -> object | None:
         content_type = request.content_type.split(";")[0].strip().lower()
         return next((parser for parser in parsers if parser.media_type == content_type), None)
-
-    def select_renderer(
-        self, request: Request, renderers: Sequence[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        return renderers[0], renderers[0].media_type
 
 
 class PasteAPIView(APIView):
@@ -52,7 +45,7 @@ class PasteAPIView(APIView):
     permission_classes = [AllowAny]
     parser_classes = [LimitedJSONParser]
     renderer_classes = [FastJSONRenderer]
-    content_negotiation_class = JSONOnlyNegotiation
+    content_negotiation_class = ExactJSONNegotiation
     throttle_classes = [PasteRateThrottle]
 
     def get_exception_handler(self) -> Callable:

@@ -15,28 +15,19 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions
-from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
-from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import APIView, set_rollback
 
-from common.renderers import FastJSONRenderer
+from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from reports.authentication import ApiKeyRateThrottle, ReportsApiKeyAuthentication
 
 NOT_FOUND = "Resource not found."
 UNAUTHENTICATED = "Unauthenticated."
 TOO_MANY_ATTEMPTS = "Too Many Attempts."
-
-
-class JsonOnlyNegotiation(DefaultContentNegotiation):
-    def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
-    ) -> tuple[BaseRenderer, str]:
-        return renderers[0], renderers[0].media_type
 
 
 def _error(message: object, status: int, headers: dict[str, str] | None = None) -> Response:
@@ -78,7 +69,7 @@ class ReportsApiView(APIView):
     throttle_classes = [ApiKeyRateThrottle]
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     renderer_classes = [FastJSONRenderer]
-    content_negotiation_class = JsonOnlyNegotiation
+    content_negotiation_class = JSONOnlyNegotiation
 
     def get_exception_handler(self) -> Callable[[Exception, dict], Response | None]:
         return api_exception_handler
