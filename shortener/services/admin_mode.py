@@ -9,6 +9,7 @@ from django.contrib.auth.hashers import check_password, identify_hasher
 from django.core.cache import cache
 from django.http import HttpRequest
 
+from common import ratelimit
 from common.http import client_ip
 from shortener import messages
 from shortener.errors import Failure
@@ -60,12 +61,7 @@ def admin_login(request: HttpRequest, password: str) -> None:
         raise Failure(messages.ADMIN_UNAVAILABLE, 403)
     key = _strikes_key(request)
     ban = settings.SHORTENER_ADMIN_BAN_SECONDS
-    cache.add(key, 0, timeout=ban)
-    try:
-        strikes = cache.incr(key)
-    except ValueError:  # expired between add() and incr()
-        cache.add(key, 1, timeout=ban)
-        strikes = 1
+    strikes = ratelimit.increment(key, timeout=ban)
     cache.touch(key, ban)
     if strikes > settings.SHORTENER_ADMIN_MAX_BAD_PASSWORDS:
         raise Failure(messages.TOO_MANY_BAD_PASSWORDS, 429, retry_after=ban)
