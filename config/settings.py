@@ -255,17 +255,14 @@ SHORTENER_CACHE_SECONDS = env_int("SHORTENER_CACHE_SECONDS", 300, minimum=0)
 # New visits are buffered in each process and written in one batch this often (and at exit);
 # a crash loses at most this much. 0 writes each visit during its request instead.
 SHORTENER_VISIT_FLUSH_SECONDS = env_float("SHORTENER_VISIT_FLUSH_SECONDS", 0.5, minimum=0)
-# The redirect's lookups and visit de-duplication keys get their own cache, so that they
-# neither evict nor are evicted by the rest of the service (locmem keeps 300 keys by default).
+# Size of each process's code → link copies and of its memory of visitors seen today.
 SHORTENER_CACHE_MAX_ENTRIES = env_int("SHORTENER_CACHE_MAX_ENTRIES", 100_000, minimum=100)
 # How many of the most visited links each process loads into its lookup cache when it starts
 # (in the background; at most SHORTENER_CACHE_MAX_ENTRIES). 0: look each code up on its first visit.
 SHORTENER_CACHE_PRELOAD = env_int("SHORTENER_CACHE_PRELOAD", 50_000, minimum=0)
+# Code → link lookups shared between processes, which only Redis can do: each process keeps
+# its own copies anyway, and a second per-process copy could not be cleared from elsewhere.
 if REDIS_URL:
     CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
 else:
-    CACHES["shortener"] = {
-        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
-        "LOCATION": "shortener",
-        "OPTIONS": {"MAX_ENTRIES": SHORTENER_CACHE_MAX_ENTRIES},
-    }
+    CACHES["shortener"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}

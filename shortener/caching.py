@@ -1,4 +1,7 @@
-"""The shortener's own cache (`CACHES["shortener"]`): code → target lookups and seen visitors."""
+"""The shortener's own cache (`CACHES["shortener"]`): code → link lookups shared through Redis.
+
+Without REDIS_URL it is a dummy: each process's own copies (services.links.LocalLinks) are the cache.
+"""
 
 from django.core.cache import caches
 from django.utils.connection import ConnectionProxy

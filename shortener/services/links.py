@@ -190,24 +190,17 @@ def link_resolve(code: str) -> CachedLink | None:
     found = local_links.get(code)
     if found is not None:
         return found
-    # A shared cache (Redis) saves other processes the query; a per-process one would only
-    # be a second copy that LinkCacheVersion cannot clear.
-    shared = cache_is_shared()
+    # With Redis, another process's lookup saves this one the query (without it, a no-op).
     key = _cache_key(code)
-    found = cache.get(key) if shared else None
+    found = cache.get(key)
     if found is None:
         found = _fetch(code)
         if found is None:
             # Unknown codes are not cached: a code created in another process must work at once.
             return None
-        if shared:
-            cache.set(key, found, timeout=settings.SHORTENER_CACHE_SECONDS)
+        cache.set(key, found, timeout=settings.SHORTENER_CACHE_SECONDS)
     local_links.put(code, found)
     return found
-
-
-def cache_is_shared() -> bool:
-    return not settings.CACHES["shortener"]["BACKEND"].endswith("LocMemCache")
 
 
 def forget_cached_link(sender: type[Model], instance: ShortLink, created: bool = False, **kwargs: object) -> None:
