@@ -117,7 +117,6 @@ class WrkResult:
     requests_per_second: float
     p50_ms: float
     p99_ms: float
-    requests: int
     errors: int
     output: str
 
@@ -158,9 +157,8 @@ def run_wrk(
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", output).group(1))
     p50 = _duration_ms(re.search(r"^\s+50%\s+(\S+)", output, re.M).group(1))
     p99 = _duration_ms(re.search(r"^\s+99%\s+(\S+)", output, re.M).group(1))
-    requests = int(re.search(r"(\d+) requests in", output).group(1))
     errors = sum(int(n) for n in re.findall(r"Non-2xx or 3xx responses: (\d+)", output))
     socket = re.search(r"Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)", output)
     if socket:
         errors += sum(int(n) for n in socket.groups())
-    return WrkResult(rps, p50, p99, requests, errors, output)
+    return WrkResult(rps, p50, p99, errors, output)

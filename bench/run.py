@@ -121,15 +121,13 @@ def stable_counter_sum(database_url: str, sql: str, *, quiet_seconds: float = 2.
     return counted
 
 
-def check_visit_counts(database_url: str, env: dict[str, str], data: dict, result: WrkResult) -> str:
+def check_visit_counts(database_url: str, data: dict, result: WrkResult) -> str:
     threads = [
         (int(t), int(sent), int(answered))
         for t, sent, answered, _ in (
             line.split()[1:] for line in result.output.splitlines() if line.startswith("visits-thread")
         )
     ]
-    if data.get("flush_command"):
-        manage(env, data["flush_command"])
     low, high = replay_visits(data["codes"], threads)
     counted = stable_counter_sum(database_url, data["counter_sum_sql"])
     verdict = "ok" if low <= counted <= high else "MISMATCH"
@@ -202,7 +200,7 @@ def main() -> int:
                         connections=args.connections,
                         threads=args.connections,  # one connection per thread: see visits.lua
                     )
-                    notes.append(check_visit_counts(args.database_url, env, data, result))
+                    notes.append(check_visit_counts(args.database_url, data, result))
                 else:
                     script_args = [write_lines(tmpdir, f"{scenario.path_key}.txt", data[scenario.path_key])]
                     if scenario.method != "GET":

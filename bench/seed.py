@@ -123,7 +123,6 @@ def seed() -> None:
                 "codes": codes,
                 "shortener_path": shortener,
                 "counter_sum_sql": "SELECT COALESCE(SUM(counter), 0) FROM shortener_shortlink",
-                "flush_command": None,
                 "resolve_paths": [f"{shortener}{code}?_format=json" for code in codes],
                 "stats_paths": [f"{shortener}stats/{code}?_format=json" for code in codes],
                 "paste_paths": [f"{pastes_root}paste/@{paste_id}" for paste_id in readable],

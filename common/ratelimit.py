@@ -40,10 +40,3 @@ def hit(key: str, *, limit: int, period: int = 60) -> RateLimit:
     cache_key, retry_after = _window(key, period)
     count = increment(cache_key, timeout=period + 1)
     return RateLimit(count <= limit, limit, max(0, limit - count), retry_after)
-
-
-def peek(key: str, *, limit: int, period: int = 60) -> RateLimit:
-    """Say whether `key` is within its limit without counting a request."""
-    cache_key, retry_after = _window(key, period)
-    count = cache.get(cache_key, 0)
-    return RateLimit(count < limit, limit, max(0, limit - count), retry_after)
