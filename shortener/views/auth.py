@@ -6,10 +6,9 @@ from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from common import ratelimit
 from common.http import client_ip
 from shortener import messages
-from shortener.errors import Failure
+from shortener.errors import Failure, enforce_rate_limit
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
 from shortener.views.base import safe_next
@@ -28,14 +27,12 @@ def login_view(request: HttpRequest) -> HttpResponse:
     username = data.get("login", "")
     next_url = safe_next(request, data.get("next", "") or request.GET.get("next", ""))
     try:
-        limit = ratelimit.hit(
+        enforce_rate_limit(
             f"shortener:login:{client_ip(request)}",
             limit=settings.SHORTENER_LOGIN_RATE_LIMIT,
             period=settings.SHORTENER_LOGIN_RATE_PERIOD,
+            message=messages.TOO_MANY_LOGINS,
         )
-        if not limit.allowed:
-            seconds = limit.retry_after
-            raise Failure(messages.TOO_MANY_LOGINS.format(seconds=seconds), 429, retry_after=seconds)
         password = data.get("password", "")
         if not username or not password:
             raise Failure(messages.LOGIN_FIELDS_MISSING)

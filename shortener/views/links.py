@@ -5,9 +5,8 @@ from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import redirect, render
 
-from common import ratelimit
 from shortener import messages
-from shortener.errors import Failure
+from shortener.errors import Failure, enforce_rate_limit
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
@@ -34,14 +33,12 @@ def index(request: HttpRequest) -> HttpResponse:
 
 
 def _check_create_rate(user_id: int) -> None:
-    limit = ratelimit.hit(
+    enforce_rate_limit(
         f"shortener:create:{user_id}",
         limit=settings.SHORTENER_CREATE_RATE_LIMIT,
         period=settings.SHORTENER_CREATE_RATE_PERIOD,
+        message=messages.TOO_MANY_LINKS,
     )
-    if not limit.allowed:
-        seconds = limit.retry_after
-        raise Failure(messages.TOO_MANY_LINKS.format(seconds=seconds), 429, retry_after=seconds)
 
 
 @endpoint("POST", csrf=True)
