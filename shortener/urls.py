@@ -21,15 +21,25 @@ register_converter(CodeConverter, "shortcode")
 
 app_name = "shortener"
 
+# Lstu's router (before Mojolicious 9) also took a format suffix on its API routes: `/a.json`.
+JSON_SUFFIX = {"format_suffix": "json"}
+
 urlpatterns = [
     path("", links.index, name="index"),
     path("a", links.create, name="create"),
+    path("a.json", links.create, JSON_SUFFIX),
     path("login", auth.login_view, name="login"),
     path("logout", auth.logout_view, name="logout"),
     path("logged-out", auth.logged_out, name="logged-out"),
     path("stats", stats.stats, name="stats"),
+    path("stats.json", stats.stats, JSON_SUFFIX),
     path("stats/<shortcode:code>", stats.stats_detail, name="stats-detail"),
+    path("stats/<shortcode:code>.json", stats.stats_detail, JSON_SUFFIX),
+    path("fullstats", stats.fullstats, name="fullstats"),
+    path("fullstats.json", stats.fullstats, JSON_SUFFIX),
     path("d/<shortcode:code>", stats.delete, name="delete"),
-    # Last: any other single segment is a short code.
+    path("d/<shortcode:code>.json", stats.delete, JSON_SUFFIX),
+    # Last: any other single segment is a short code (codes have no dot, so `.json` is free).
     path("<shortcode:code>", links.follow, name="redirect"),
+    path("<shortcode:code>.json", links.follow, JSON_SUFFIX),
 ]

@@ -20,7 +20,7 @@ from django.utils import timezone
 from shortener import messages
 from shortener.caching import cache
 from shortener.errors import Failure
-from shortener.models import CODE_MAX_LENGTH, URL_MAX_LENGTH, LinkCacheVersion, ShortLink
+from shortener.models import CODE_ALPHABET, CODE_MAX_LENGTH, URL_MAX_LENGTH, LinkCacheVersion, ShortLink
 
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
@@ -299,3 +299,17 @@ def link_delete(*, link: ShortLink) -> None:
 
 def links_by_popularity(queryset: QuerySet[ShortLink]) -> QuerySet[ShortLink]:
     return queryset.filter(deleted_at__isnull=True).order_by("-counter", "-created_at", "-pk")
+
+
+def links_live() -> QuerySet[ShortLink]:
+    return ShortLink.objects.filter(deleted_at__isnull=True)
+
+
+def links_free_codes() -> int:
+    """Generated codes still free: every code of the configured length, less the links that hold one.
+
+    Lstu's `empty` counts codes it has generated ahead and not given out; codes are made on
+    demand here, so the nearest figure is how many more a generated code can still be.
+    """
+    possible = len(CODE_ALPHABET) ** settings.SHORTENER_CODE_LENGTH
+    return max(0, possible - ShortLink.objects.filter(is_custom=False).count())

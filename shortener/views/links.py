@@ -12,7 +12,7 @@ from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
 from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
 from shortener.services.visits import visit_record
-from shortener.views.base import login_required_response, qr_svg, short_url
+from shortener.views.base import login_required_response, qr_png_base64, qr_svg, short_url
 
 # The code just created, shown once on the main page after the redirect.
 LAST_CREATED_KEY = "shortener_last_created"
@@ -61,7 +61,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
     short = short_url(request, link.code)
     if wants_json(request):
-        return success(url=link.url, short=short)
+        return success(url=link.url, short=short, qrcode=qr_png_base64(short))
     request.session[LAST_CREATED_KEY] = link.code
     flash.success(request, messages.LINK_CREATED.format(short=short))
     return redirect("shortener:index")

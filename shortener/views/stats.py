@@ -12,8 +12,8 @@ from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
 from shortener.services.admin_mode import admin_login, admin_logout, admin_mode_available, is_admin
-from shortener.services.links import link_by_code, link_delete, links_by_popularity
-from shortener.views.base import login_required_response, qr_svg, short_url
+from shortener.services.links import link_by_code, link_delete, links_by_popularity, links_free_codes, links_live
+from shortener.views.base import login_required_response, qr_png_base64, qr_svg, short_url
 
 PAGE_SIZE = 10
 
@@ -39,15 +39,19 @@ def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> 
         rows = list(links_by_popularity(ShortLink.objects.filter(owner=request.user)))
         total = len(rows)
     if wants_json(request):
-        items = [
-            {
-                "short": short_url(request, link.code),
-                "url": link.url,
-                "counter": link.counter,
-                "created_at": int(link.created_at.timestamp()),
-            }
-            for link in rows
-        ]
+        items = []
+        for link in rows:
+            short = short_url(request, link.code)
+            created_at = int(link.created_at.timestamp())
+            items.append(
+                {
+                    "short": short,
+                    "url": link.url,
+                    "counter": link.counter,
+                    "created_at": created_at,
+                    "qrcode": qr_png_base64(short),
+                }
+            )
         response = JsonResponse(items, safe=False, status=status)
         response["X-Total-Count"] = str(total)
         return response
@@ -110,7 +114,8 @@ def _live_link(request: HttpRequest, code: str) -> ShortLink:
     return link
 
 
-@endpoint("GET", "HEAD")
+# Lstu answers JSON here whatever the client asks; a browser asking for a page gets one.
+@endpoint("GET", "HEAD", json_by_default=True)
 def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     link = _live_link(request, code)
     short = short_url(request, code)
@@ -124,6 +129,12 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     if wants_json(request):
         return success(**fields)
     return render(request, "shortener/stats_detail.html", {**fields, "link": link, "qr": qr_svg(short)})
+
+
+@endpoint("GET", "HEAD")
+def fullstats(request: HttpRequest) -> HttpResponse:
+    """Lstu's public counts: live links, codes still free (see README), and the time."""
+    return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
 
 
 @endpoint("GET")
