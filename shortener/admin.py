@@ -1,6 +1,9 @@
 from django.contrib import admin
 
-from shortener.models import ShortLink
+from common.admin import ApiKeyAdmin
+from shortener.models import ApiKey, ShortLink
+
+admin.site.register(ApiKey, ApiKeyAdmin)
 
 
 @admin.register(ShortLink)

@@ -9,6 +9,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from common.api_keys import AbstractApiKey
+
 # No look-alikes (0/O/o, 1/l/I/i), so a code read aloud or off paper is typed right.
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_MAX_LENGTH = 64
@@ -130,3 +132,15 @@ class LinkCacheVersion(models.Model):
 
     def __str__(self) -> str:
         return f"links version {self.version}"
+
+
+class ApiKey(AbstractApiKey):
+    """A personal token for the shortener (`Authorization: Bearer shr_…`): shortening, own stats, deleting.
+
+    It acts as its user, never in admin mode: admin rights stay with the admin password.
+    """
+
+    key_prefix = "shr_"
+
+    class Meta(AbstractApiKey.Meta):
+        verbose_name = "shortener API token"

@@ -29,6 +29,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from shortener import messages
 from shortener.errors import Failure
+from shortener.tokens import authenticate_token, has_token, presented_token
 
 JSON_TYPE = "application/json"
 HTML_TYPE = "text/html"
@@ -61,6 +62,8 @@ def _format_field(request: HttpRequest) -> str | None:
 
 
 def wants_json(request: HttpRequest) -> bool:
+    if presented_token(request):
+        return True  # a token client is a program
     suffix = getattr(request, SUFFIX_ATTR, None)
     if suffix is not None:
         return suffix == "json"
@@ -134,10 +137,13 @@ def _check_csrf(request: HttpRequest) -> None:
         raise Failure(messages.CSRF_FAILED, 403)
 
 
-def endpoint(*methods: str, csrf: bool = False, json_by_default: bool = False) -> Callable[[View], View]:
+def endpoint(
+    *methods: str, csrf: bool = False, json_by_default: bool = False, token: bool = False
+) -> Callable[[View], View]:
     """Allow only `methods`, apply the CSRF policy above to POSTs, and answer failures in the right format.
 
     HEAD must be listed to be allowed: GETs that change state (logout, delete) leave it out.
+    With `token`, a Bearer token (shortener.tokens) may stand for the session, and needs no CSRF token.
     A URL pattern may pass `format_suffix` ("json" for a path ending in `.json`).
     """
     allowed = set(methods)
@@ -150,13 +156,17 @@ def endpoint(*methods: str, csrf: bool = False, json_by_default: bool = False) -
             try:
                 if request.method not in allowed:
                     raise Failure(messages.METHOD_NOT_ALLOWED, 405)
-                if csrf and request.method == "POST":
+                if token:
+                    authenticate_token(request)
+                if csrf and request.method == "POST" and not has_token(request):
                     _check_csrf(request)
                 return view(request, *args, **kwargs)
             except Failure as failure:
                 response = failure_response(request, failure)
                 if failure.status == 405:
                     response["Allow"] = ", ".join(sorted(allowed))
+                if failure.status == 401 and token:
+                    response["WWW-Authenticate"] = "Bearer"
                 return response
 
         return csrf_exempt(wrapped)

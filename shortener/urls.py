@@ -3,7 +3,7 @@ import re
 from django.urls import path, register_converter
 
 from shortener.models import CODE_MAX_LENGTH
-from shortener.views import auth, links, stats
+from shortener.views import auth, links, stats, tokens
 
 
 class CodeConverter:
@@ -37,6 +37,8 @@ urlpatterns = [
     path("stats/<shortcode:code>.json", stats.stats_detail, JSON_SUFFIX),
     path("fullstats", stats.fullstats, name="fullstats"),
     path("fullstats.json", stats.fullstats, JSON_SUFFIX),
+    path("tokens", tokens.token_create, name="token-create"),
+    path("tokens/<int:pk>/revoke", tokens.token_revoke, name="token-revoke"),
     path("d/<shortcode:code>", stats.delete, name="delete"),
     path("d/<shortcode:code>.json", stats.delete, JSON_SUFFIX),
     # Last: any other single segment is a short code (codes have no dot, so `.json` is free).

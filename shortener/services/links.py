@@ -25,6 +25,7 @@ from shortener.models import CODE_ALPHABET, CODE_MAX_LENGTH, URL_MAX_LENGTH, Lin
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
+    | {"tokens", "export", "import"}
 )
 CUSTOM_CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
 GENERATE_ATTEMPTS = 10

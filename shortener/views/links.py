@@ -41,7 +41,7 @@ def _check_create_rate(user_id: int) -> None:
     )
 
 
-@endpoint("POST", csrf=True)
+@endpoint("POST", csrf=True, token=True)
 def create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)

@@ -9,10 +9,11 @@ from django.shortcuts import redirect, render
 
 from shortener import messages
 from shortener.errors import Failure
-from shortener.models import ShortLink
+from shortener.models import ApiKey, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
 from shortener.services.admin_mode import admin_login, admin_logout, admin_mode_available, is_admin
 from shortener.services.links import link_by_code, link_delete, links_by_popularity, links_free_codes, links_live
+from shortener.tokens import has_token
 from shortener.views.base import login_required_response, qr_png_base64, qr_svg, short_url
 
 PAGE_SIZE = 10
@@ -27,7 +28,7 @@ def _page_number(raw: str) -> int:
     return int(raw)
 
 
-def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
+def stats_page(request: HttpRequest, *, error: str = "", status: int = 200, new_token: str = "") -> HttpResponse:
     admin = is_admin(request)
     if admin:
         page = _page_number(request.GET.get("page", "1"))
@@ -67,6 +68,8 @@ def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> 
         "next_page": page + 1 if admin and page < last_page else None,
         "total": total,
         "error": error,
+        "api_keys": ApiKey.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
+        "new_token": new_token,
     }
     return render(request, "shortener/stats.html", context, status=status)
 
@@ -87,7 +90,7 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
     except Failure as failure:
         if wants_json(request):
             raise
-        response = _stats_page(request, error=failure.msg, status=failure.status)
+        response = stats_page(request, error=failure.msg, status=failure.status)
         if failure.retry_after is not None:
             response["Retry-After"] = str(failure.retry_after)
         return response
@@ -97,13 +100,15 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
     return redirect("shortener:stats")
 
 
-@endpoint("GET", "HEAD", "POST", csrf=True)
+@endpoint("GET", "HEAD", "POST", csrf=True, token=True)
 def stats(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
     if request.method == "POST":
+        if has_token(request):
+            raise Failure(messages.ADMIN_NEEDS_SESSION, 403)
         return _admin_action(request)
-    return _stats_page(request)
+    return stats_page(request)
 
 
 def _live_link(request: HttpRequest, code: str) -> ShortLink:
@@ -137,7 +142,7 @@ def fullstats(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
 
 
-@endpoint("GET")
+@endpoint("GET", token=True)
 def delete(request: HttpRequest, code: str) -> HttpResponse:
     # A GET that deletes: refuse it when a browser says another site started it.
     if is_cross_site(request):

@@ -34,7 +34,7 @@ def test_create_api_key_reuses_an_existing_user(user):
 
 def test_create_api_key_refuses_an_unknown_interface():
     with pytest.raises(CommandError, match="invalid choice"):
-        call_command("create_api_key", "carol", "--interface", "shortener")
+        call_command("create_api_key", "carol", "--interface", "nope")
 
     assert not get_user_model().objects.filter(username="carol").exists()
 

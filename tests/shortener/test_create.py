@@ -374,8 +374,8 @@ def test_reserved_word_message_lists_every_word(alice_client):
     response = shorten(alice_client, "https://example.com/", custom="api")
 
     assert response.json()["msg"] == (
-        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "fullstats", "logged-out", "login", '
-        '"logout", "media", "static", "stats". Your URL to shorten: https://example.com/'
+        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "export", "fullstats", "import", '
+        '"logged-out", "login", "logout", "media", "static", "stats", "tokens". Your URL to shorten: https://example.com/'
     )
 
 
