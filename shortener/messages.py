@@ -25,6 +25,7 @@ CUSTOM_INVALID = 'The shortened text must be 1 to {limit} characters among lette
 CUSTOM_RESERVED = "The shortened text can't be {words}. Your URL to shorten: {url}"
 CUSTOM_TAKEN = 'The shortened text "{custom}" is already taken. Your URL to shorten: {url}'
 TOO_MANY_LINKS = "You asked to shorten too many URLs too quickly. Please retry in {seconds} second(s)."
+ANONYMOUS_BANNED = "You asked to shorten too many URLs too quickly. You're banned for {hours} hour(s)."
 CODE_EXHAUSTED = "No shortened URL available. Please retry."
 LINK_CREATED = "Your short URL: {short}"
 

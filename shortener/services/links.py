@@ -247,7 +247,7 @@ def clean_custom(raw: str, *, url: str) -> str:
     return custom
 
 
-def _existing_generated(owner_id: int, url: str) -> ShortLink | None:
+def _existing_generated(owner_id: int | None, url: str) -> ShortLink | None:
     return ShortLink.objects.filter(
         owner_id=owner_id, url_digest=ShortLink.digest(url), is_custom=False, deleted_at__isnull=True
     ).first()
@@ -259,8 +259,8 @@ def _insert(**fields: object) -> ShortLink:
         return ShortLink.objects.create(**fields)
 
 
-def link_create(*, owner_id: int, url: str, custom: str = "") -> ShortLink:
-    """Shorten `url` for the user; `url` and `custom` must already be clean.
+def link_create(*, owner_id: int | None, url: str, custom: str = "") -> ShortLink:
+    """Shorten `url` for the user (None: anonymously); `url` and `custom` must already be clean.
 
     Without custom text, the user's existing code for the same URL is returned; the
     conditional unique constraint makes that hold when two requests race.

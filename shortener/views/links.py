@@ -10,6 +10,7 @@ from shortener.errors import Failure, enforce_rate_limit
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
+from shortener.services.anonymous import check_anonymous_shortening
 from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
 from shortener.services.visits import visit_record
 from shortener.views.base import login_required_response, qr_png_base64, qr_svg, short_url
@@ -22,10 +23,11 @@ LAST_CREATED_KEY = "shortener_last_created"
 def index(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         return success(user=request.user.get_username() or None, admin=is_admin(request))
-    context: dict[str, object] = {}
+    context: dict[str, object] = {"allow_anonymous": settings.SHORTENER_ALLOW_ANONYMOUS}
     code = request.session.pop(LAST_CREATED_KEY, None)
-    if code and request.user.is_authenticated:
-        link = ShortLink.objects.filter(code=code, owner=request.user, deleted_at__isnull=True).first()
+    if code and (request.user.is_authenticated or settings.SHORTENER_ALLOW_ANONYMOUS):
+        owner = request.user if request.user.is_authenticated else None
+        link = ShortLink.objects.filter(code=code, owner=owner, deleted_at__isnull=True).first()
         if link:
             short = short_url(request, link.code)
             context["result"] = {"short": short, "url": link.url, "qr": qr_svg(short)}
@@ -43,15 +45,20 @@ def _check_create_rate(user_id: int) -> None:
 
 @endpoint("POST", csrf=True, token=True)
 def create(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
+    anonymous = not request.user.is_authenticated
+    if anonymous and not settings.SHORTENER_ALLOW_ANONYMOUS:
         return login_required_response(request)
     data = request_data(request)
     # Lstu's field names are accepted too, so its clients work unchanged.
     raw_url = data.get("shorturl", data.get("lsturl", ""))
     raw_custom = data.get("shorturl-custom", data.get("lsturl-custom", ""))
     try:
-        _check_create_rate(request.user.pk)
+        if anonymous:
+            check_anonymous_shortening(request)
+        else:
+            _check_create_rate(request.user.pk)
         url = clean_url(raw_url)
+        # Anonymous links belong to no one: only admin statistics list them.
         link = link_create(owner_id=request.user.pk, url=url, custom=clean_custom(raw_custom, url=url))
     except Failure as failure:
         if wants_json(request):
