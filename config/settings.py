@@ -250,6 +250,10 @@ SHORTENER_ALLOW_ANONYMOUS = env_bool("SHORTENER_ALLOW_ANONYMOUS", False)
 SHORTENER_ANONYMOUS_BURST = env_int("SHORTENER_ANONYMOUS_BURST", 5, minimum=1)
 SHORTENER_ANONYMOUS_BURST_SECONDS = env_int("SHORTENER_ANONYMOUS_BURST_SECONDS", 3, minimum=1)
 SHORTENER_ANONYMOUS_BAN_STRIKES = env_int("SHORTENER_ANONYMOUS_BAN_STRIKES", 6, minimum=1)
+# POST /import: the largest file and the most lines it may hold, and imports per user per hour.
+SHORTENER_IMPORT_MAX_BYTES = env_int("SHORTENER_IMPORT_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
+SHORTENER_IMPORT_MAX_LINES = env_int("SHORTENER_IMPORT_MAX_LINES", 10_000, minimum=1)
+SHORTENER_IMPORT_RATE_LIMIT = env_int("SHORTENER_IMPORT_RATE_LIMIT", 10, minimum=1)
 # Requests per minute with one personal API token (shr_…), whatever they do.
 SHORTENER_TOKEN_RATE_LIMIT = env_int("SHORTENER_TOKEN_RATE_LIMIT", 120, minimum=1)
 SHORTENER_CREATE_RATE_LIMIT = env_int("SHORTENER_CREATE_RATE_LIMIT", 30, minimum=1)  # per user per period

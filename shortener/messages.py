@@ -40,6 +40,26 @@ TOKEN_REVOKED = "The API token {hint}… is revoked."
 TOKEN_UNKNOWN = "There is no such API token."
 TOKEN_NAME_TOO_LONG = "The token name is too long: {limit} characters at most."
 
+IMPORT_FILE_MISSING = 'Choose a file to import (field "file").'
+IMPORT_TOO_LARGE = "The file is too large: {limit} bytes at most."
+IMPORT_TOO_MANY_LINES = "The file has too many lines: {limit} at most."
+IMPORT_NOT_UTF8 = "The file must be UTF-8 text."
+IMPORT_UNREADABLE = (
+    "Sorry, unable to parse the provided file: expected our JSON export, a CSV with url[,custom] columns, "
+    "or Lstu's lstu_export.json."
+)
+IMPORT_EMPTY = "The file holds no link."
+IMPORT_NOT_A_LINK = 'This entry is neither a link (an object with a "url") nor a short code.'
+IMPORT_CODE_UNKNOWN = (
+    "The short code {code} does not exist on this server (Lstu's export holds codes only, not their URLs)."
+)
+IMPORT_CODE_GONE = "The short code {code} no longer exists."
+IMPORT_CODE_TAKEN = "The short code {code} belongs to another user."
+IMPORT_CLAIM_DUPLICATE = "The short code {code} leads to a URL you already have a short link for."
+IMPORT_DONE = "Import: {created} created, {existing} already there, {refused} refused."
+IMPORT_UNKNOWN = "There is no such import."
+TOO_MANY_IMPORTS = "Too many imports. Please retry in {seconds} second(s)."
+
 PAGE_INVALID = "The page must be a positive integer."
 BAD_JSON = "The request body is not a valid JSON object."
 FIELD_NOT_TEXT = 'The field "{field}" must be a string.'

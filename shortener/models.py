@@ -144,3 +144,29 @@ class ApiKey(AbstractApiKey):
 
     class Meta(AbstractApiKey.Meta):
         verbose_name = "shortener API token"
+
+
+class LinkImport(models.Model):
+    """The progress of one import (POST /import), which the importing page polls.
+
+    In the database rather than the cache: the poll may reach another process than the
+    import, and the database is what every process shares, Redis or not.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Chosen by the page before it sends the file, so that it can ask for the progress meanwhile.
+    key = models.CharField(max_length=64)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    created = models.PositiveIntegerField(default=0)
+    refused = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="shortener_linkimport_user_key_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"import {self.key} of {self.user_id}: {self.done}/{self.total}"

@@ -3,7 +3,7 @@ import re
 from django.urls import path, register_converter
 
 from shortener.models import CODE_MAX_LENGTH
-from shortener.views import auth, links, stats, tokens
+from shortener.views import auth, links, stats, tokens, transfer
 
 
 class CodeConverter:
@@ -23,6 +23,7 @@ app_name = "shortener"
 
 # Lstu's router (before Mojolicious 9) also took a format suffix on its API routes: `/a.json`.
 JSON_SUFFIX = {"format_suffix": "json"}
+CSV_SUFFIX = {"format_suffix": "csv"}
 
 urlpatterns = [
     path("", links.index, name="index"),
@@ -37,6 +38,11 @@ urlpatterns = [
     path("stats/<shortcode:code>.json", stats.stats_detail, JSON_SUFFIX),
     path("fullstats", stats.fullstats, name="fullstats"),
     path("fullstats.json", stats.fullstats, JSON_SUFFIX),
+    path("export", transfer.export, name="export"),
+    path("export.json", transfer.export, JSON_SUFFIX),
+    path("export.csv", transfer.export, CSV_SUFFIX),
+    path("import", transfer.import_links, name="import"),
+    path("import/<slug:key>", transfer.import_status, name="import-status"),
     path("tokens", tokens.token_create, name="token-create"),
     path("tokens/<int:pk>/revoke", tokens.token_revoke, name="token-revoke"),
     path("d/<shortcode:code>", stats.delete, name="delete"),

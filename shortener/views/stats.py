@@ -28,7 +28,9 @@ def _page_number(raw: str) -> int:
     return int(raw)
 
 
-def stats_page(request: HttpRequest, *, error: str = "", status: int = 200, new_token: str = "") -> HttpResponse:
+def stats_page(
+    request: HttpRequest, *, error: str = "", status: int = 200, new_token: str = "", import_report: dict | None = None
+) -> HttpResponse:
     admin = is_admin(request)
     if admin:
         page = _page_number(request.GET.get("page", "1"))
@@ -70,6 +72,7 @@ def stats_page(request: HttpRequest, *, error: str = "", status: int = 200, new_
         "error": error,
         "api_keys": ApiKey.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
         "new_token": new_token,
+        "import_report": import_report,
     }
     return render(request, "shortener/stats.html", context, status=status)
 
