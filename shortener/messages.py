@@ -31,6 +31,12 @@ LINK_CREATED = "Your short URL: {short}"
 
 LINK_UNKNOWN = "The shortened URL {short} doesn't exist."
 LINK_GONE = "The shortened URL {short} no longer exists."
+LINK_EXPIRED = "The shortened URL {short} has expired."
+LINK_USED_UP = "The shortened URL {short} has reached its maximum number of visits."
+EXPIRES_INVALID = "The expiry must be a date and time (ISO 8601, UTC unless an offset is given) or a Unix time."
+EXPIRES_IN_PAST = "The expiry must be in the future."
+EXPIRES_TOO_FAR = "The expiry must be within 100 years."
+MAX_VISITS_INVALID = "The maximum number of visits must be a whole number from 1 to {limit}."
 LINK_DELETED = "The shortened URL {short} has been deleted."
 
 TOKEN_INVALID = "The API token is missing, unknown or revoked."

@@ -39,6 +39,8 @@ FORMAT_FIELDS = ("_format", "format")
 # Only an installed extension can send these origins, and one with access to this site
 # could read its cookies anyway: no web page can use them to forge a request.
 EXTENSION_ORIGIN_SCHEMES = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
+# Fields a JSON body may give as whole numbers rather than strings.
+NUMERIC_FIELDS = frozenset({"max_visits", "expires_at"})
 # Set on the request by `endpoint` (see below).
 SUFFIX_ATTR = "shortener_format_suffix"
 JSON_DEFAULT_ATTR = "shortener_json_by_default"
@@ -98,7 +100,10 @@ def _json_object(request: HttpRequest) -> dict[str, str]:
     if not isinstance(data, dict):
         raise Failure(messages.BAD_JSON)
     for key, value in data.items():
-        if not isinstance(value, str):
+        # A count or a Unix time may come as a JSON number; true/false are not numbers here.
+        if key in NUMERIC_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            data[key] = str(value)
+        elif not isinstance(value, str):
             raise Failure(messages.FIELD_NOT_TEXT.format(field=key))
     return data
 

@@ -28,9 +28,10 @@ from django.utils import timezone
 from shortener import messages
 from shortener.errors import Failure
 from shortener.models import LinkImport, ShortLink
+from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
 
-EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at")
+EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits")
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -50,6 +51,8 @@ class ImportItem:
     line: int
     url: str = ""
     custom: str = ""
+    expires_at: str = ""
+    max_visits: str = ""
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
 
@@ -65,6 +68,8 @@ def export_row(link: ShortLink, short: str) -> dict[str, Any]:
         "short": short,
         "counter": link.counter,
         "created_at": int(link.created_at.timestamp()),
+        "expires_at": int(link.expires_at.timestamp()) if link.expires_at else None,
+        "max_visits": link.max_visits,
     }
 
 
@@ -114,10 +119,24 @@ def _json_items(text: str) -> Iterator[ImportItem]:
             else:
                 yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
         elif isinstance(entry, dict) and isinstance(entry.get("url"), str):
-            custom = entry.get("custom")
-            yield ImportItem(number, url=entry["url"], custom=custom if isinstance(custom, str) else "")
+            yield ImportItem(
+                number,
+                url=entry["url"],
+                custom=_text(entry.get("custom")),
+                expires_at=_text(entry.get("expires_at")),
+                max_visits=_text(entry.get("max_visits")),
+            )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
+
+
+def _text(value: object) -> str:
+    """A JSON field as the text a form would have sent: strings and whole numbers; anything else is absent."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return ""
 
 
 def _csv_items(text: str) -> Iterator[ImportItem]:
@@ -165,7 +184,13 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
         return outcome
     try:
         url = clean_url(item.url)
-        link = link_create(owner_id=user_id, url=url, custom=clean_custom(item.custom, url=url))
+        link = link_create(
+            owner_id=user_id,
+            url=url,
+            custom=clean_custom(item.custom, url=url),
+            expires_at=clean_expires_at(item.expires_at),
+            max_visits=clean_max_visits(item.max_visits),
+        )
     except Failure as failure:
         return LineResult(item.line, "refused", msg=failure.msg)
     status = "created" if link.created_at >= started_at else "existing"

@@ -14,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from shortener import messages
 from shortener.errors import Failure
+from shortener.models import ShortLink
 from shortener.negotiation import wants_json
 
 
@@ -35,6 +36,16 @@ def qr_png_base64(text: str) -> str:
     buffer = io.BytesIO()
     segno.make(text, error="m").save(buffer, kind="png", scale=settings.SHORTENER_QRCODE_SCALE, border=2)
     return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def lifetime_fields(link: ShortLink) -> dict[str, int]:
+    """`expires_at` (Unix time) and `max_visits` for JSON answers, only when set (Lstu has neither)."""
+    fields = {}
+    if link.expires_at is not None:
+        fields["expires_at"] = int(link.expires_at.timestamp())
+    if link.max_visits is not None:
+        fields["max_visits"] = link.max_visits
+    return fields
 
 
 def safe_next(request: HttpRequest, candidate: str) -> str:

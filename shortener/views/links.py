@@ -11,9 +11,10 @@ from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
 from shortener.services.anonymous import check_anonymous_shortening
+from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
 from shortener.services.visits import visit_record
-from shortener.views.base import login_required_response, qr_png_base64, qr_svg, short_url
+from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
 # The code just created, shown once on the main page after the redirect.
 LAST_CREATED_KEY = "shortener_last_created"
@@ -58,17 +59,28 @@ def create(request: HttpRequest) -> HttpResponse:
         else:
             _check_create_rate(request.user.pk)
         url = clean_url(raw_url)
+        custom = clean_custom(raw_custom, url=url)
+        expires_at = clean_expires_at(data.get("expires_at", ""))
+        max_visits = clean_max_visits(data.get("max_visits", ""))
         # Anonymous links belong to no one: only admin statistics list them.
-        link = link_create(owner_id=request.user.pk, url=url, custom=clean_custom(raw_custom, url=url))
+        link = link_create(
+            owner_id=request.user.pk, url=url, custom=custom, expires_at=expires_at, max_visits=max_visits
+        )
     except Failure as failure:
         if wants_json(request):
             raise
-        context = {"error": failure.msg, "url_value": raw_url, "custom_value": raw_custom}
+        context = {
+            "error": failure.msg,
+            "url_value": raw_url,
+            "custom_value": raw_custom,
+            "expires_at_value": data.get("expires_at", ""),
+            "max_visits_value": data.get("max_visits", ""),
+        }
         return render(request, "shortener/index.html", context, status=failure.status)
 
     short = short_url(request, link.code)
     if wants_json(request):
-        return success(url=link.url, short=short, qrcode=qr_png_base64(short))
+        return success(url=link.url, short=short, qrcode=qr_png_base64(short), **lifetime_fields(link))
     request.session[LAST_CREATED_KEY] = link.code
     flash.success(request, messages.LINK_CREATED.format(short=short))
     return redirect("shortener:index")

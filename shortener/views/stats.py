@@ -14,7 +14,7 @@ from shortener.negotiation import endpoint, is_cross_site, request_data, success
 from shortener.services.admin_mode import admin_login, admin_logout, admin_mode_available, is_admin
 from shortener.services.links import link_by_code, link_delete, links_by_popularity, links_free_codes, links_live
 from shortener.tokens import has_token
-from shortener.views.base import login_required_response, qr_png_base64, qr_svg, short_url
+from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
 PAGE_SIZE = 10
 
@@ -53,6 +53,7 @@ def stats_page(
                     "counter": link.counter,
                     "created_at": created_at,
                     "qrcode": qr_png_base64(short),
+                    **lifetime_fields(link),
                 }
             )
         response = JsonResponse(items, safe=False, status=status)
@@ -133,6 +134,7 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
         "counter": link.counter,
         "created_at": int(link.created_at.timestamp()),
         "timestamp": int(time.time()),
+        **lifetime_fields(link),
     }
     if wants_json(request):
         return success(**fields)

@@ -48,6 +48,8 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "short": "http://testserver/s/mine",
             "counter": 4,
             "created_at": int(mine.created_at.timestamp()),
+            "expires_at": None,
+            "max_visits": None,
         },
         {
             "url": "https://b.example/",
@@ -55,6 +57,8 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "short": "http://testserver/s/gen12345",
             "counter": 0,
             "created_at": response.json()[1]["created_at"],
+            "expires_at": None,
+            "max_visits": None,
         },
     ]
 
@@ -67,7 +71,7 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == ["url", "custom", "short", "counter", "created_at"]
+    assert rows[0] == ["url", "custom", "short", "counter", "created_at", "expires_at", "max_visits"]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
 
 

@@ -1,0 +1,177 @@
+"""Link lifetime: expires_at and max_visits at creation, on the stats pages, and in export/import."""
+
+import datetime
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import IntegrityError
+from django.test import Client
+from django.utils import timezone
+from rest_framework import status
+
+from shortener import messages
+from shortener.models import ApiKey, ShortLink
+
+from .factories import ShortLinkFactory
+
+pytestmark = pytest.mark.django_db
+
+IN_A_DAY = datetime.datetime(2099, 5, 17, 12, 30, tzinfo=datetime.UTC)
+
+
+def shorten(client: Client, **fields):
+    return client.post("/s/a", {"lsturl": "https://lstu.fr", "_format": "json", **fields})
+
+
+def test_create_with_expiry_and_max_visits_in_a_form(alice_client):
+    response = shorten(alice_client, expires_at="2099-05-17T12:30", max_visits="3")
+
+    link = ShortLink.objects.get()
+    assert response.status_code == status.HTTP_200_OK
+    assert (link.expires_at, link.max_visits) == (IN_A_DAY, 3)
+    assert response.json()["expires_at"] == int(IN_A_DAY.timestamp())
+    assert response.json()["max_visits"] == 3
+
+
+def test_create_with_lifetime_as_json_numbers(alice_client):
+    body = {"shorturl": "https://lstu.fr", "expires_at": int(IN_A_DAY.timestamp()), "max_visits": 1}
+
+    response = alice_client.post("/s/a", body, content_type="application/json")
+
+    link = ShortLink.objects.get()
+    assert response.json()["success"] is True
+    assert (link.expires_at, link.max_visits) == (IN_A_DAY, 1)
+
+
+def test_create_with_lifetime_and_an_api_token(user):
+    _api_key, raw_key = ApiKey.issue(user=user)
+
+    response = Client().post(
+        "/s/a",
+        {"lsturl": "https://lstu.fr", "expires_at": "2099-05-17T14:30:00+02:00"},
+        HTTP_AUTHORIZATION=f"Bearer {raw_key}",
+    )
+
+    assert response.json()["expires_at"] == int(IN_A_DAY.timestamp())
+    assert ShortLink.objects.get().owner == user
+
+
+def test_plain_links_keep_lstus_exact_answer(alice_client):
+    body = shorten(alice_client).json()
+
+    assert body.keys() == {"success", "url", "short", "qrcode"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "msg"),
+    [
+        ({"expires_at": "tomorrow"}, messages.EXPIRES_INVALID),
+        ({"expires_at": "2020-01-01T00:00"}, messages.EXPIRES_IN_PAST),
+        ({"expires_at": "1"}, messages.EXPIRES_IN_PAST),
+        ({"expires_at": "9999-01-01T00:00"}, messages.EXPIRES_TOO_FAR),
+        ({"expires_at": "2099-13-45T99:00"}, messages.EXPIRES_INVALID),
+        ({"max_visits": "0"}, messages.MAX_VISITS_INVALID.format(limit=2**31 - 1)),
+        ({"max_visits": "-3"}, messages.MAX_VISITS_INVALID.format(limit=2**31 - 1)),
+        ({"max_visits": "2.5"}, messages.MAX_VISITS_INVALID.format(limit=2**31 - 1)),
+        ({"max_visits": "99999999999"}, messages.MAX_VISITS_INVALID.format(limit=2**31 - 1)),
+    ],
+)
+def test_bad_lifetime_is_refused_and_nothing_is_made(alice_client, fields, msg):
+    response = shorten(alice_client, **fields)
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json() == {"success": False, "msg": msg}
+    assert not ShortLink.objects.exists()
+
+
+@pytest.mark.parametrize("value", [True, 2.5, [1], {"n": 1}])
+def test_lifetime_of_a_wrong_json_type_is_refused(alice_client, value):
+    body = {"shorturl": "https://lstu.fr", "max_visits": value}
+
+    response = alice_client.post("/s/a", body, content_type="application/json")
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json()["msg"] == messages.FIELD_NOT_TEXT.format(field="max_visits")
+    assert not ShortLink.objects.exists()
+
+
+def test_bad_lifetime_in_the_html_form_keeps_what_was_typed(alice_client):
+    response = alice_client.post("/s/a", {"shorturl": "https://lstu.fr", "max_visits": "zero"})
+
+    page = response.content.decode()
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert 'value="zero"' in page
+    assert 'value="https://lstu.fr"' in page
+
+
+def test_a_link_with_a_lifetime_is_always_a_new_one(alice_client):
+    plain = shorten(alice_client).json()["short"]
+    limited = shorten(alice_client, max_visits="5").json()["short"]
+    again = shorten(alice_client).json()["short"]
+
+    assert plain == again
+    assert limited != plain
+    assert ShortLink.objects.count() == 2
+
+
+def test_database_refuses_a_zero_max_visits():
+    with pytest.raises(IntegrityError):
+        ShortLinkFactory(max_visits=0)
+
+
+def test_stats_detail_shows_the_lifetime_and_its_state(client):
+    ShortLinkFactory(code="spent", max_visits=2, counter=2, expires_at=IN_A_DAY)
+
+    page = client.get("/s/stats/spent", HTTP_ACCEPT="text/html").content.decode()
+    body = client.get("/s/stats/spent").json()
+
+    assert "2099-05-17 12:30 UTC" in page
+    assert "(reached: the link answers 404)" in page
+    assert body["max_visits"] == 2
+    assert body["expires_at"] == int(IN_A_DAY.timestamp())
+
+
+def test_expired_link_keeps_its_statistics(client, alice_client, user):
+    ShortLinkFactory(code="old", owner=user, counter=7, expires_at=timezone.now() - datetime.timedelta(days=1))
+
+    detail = client.get("/s/stats/old")
+    listing = alice_client.get("/s/stats", {"_format": "json"}).json()
+    page = alice_client.get("/s/stats").content.decode()
+
+    assert detail.status_code == status.HTTP_200_OK
+    assert detail.json()["counter"] == 7
+    assert [item["counter"] for item in listing] == [7]
+    assert "expired" in page
+
+
+def test_fullstats_does_not_count_expired_or_used_up_links(client):
+    ShortLinkFactory()
+    ShortLinkFactory(expires_at=timezone.now() - datetime.timedelta(seconds=1))
+    ShortLinkFactory(max_visits=1, counter=1)
+    ShortLinkFactory(max_visits=2, counter=1)
+
+    assert client.get("/s/fullstats").json()["urls"] == 2
+
+
+def test_lifetime_survives_export_and_import(alice_client, bob_client, user, other_user):
+    ShortLinkFactory(code="mine", owner=user, is_custom=True, expires_at=IN_A_DAY, max_visits=4)
+    exported = alice_client.get("/s/export").content
+    ShortLink.objects.all().delete()
+
+    upload = SimpleUploadedFile("links.json", exported)
+    response = bob_client.post("/s/import", {"file": upload, "_format": "json"})
+
+    assert response.json()["created"] == 1
+    link = ShortLink.objects.get()
+    assert (link.code, link.owner, link.expires_at, link.max_visits) == ("mine", other_user, IN_A_DAY, 4)
+
+
+def test_import_refuses_an_expired_entry_with_its_reason(alice_client):
+    entries = [{"url": "https://lstu.fr", "expires_at": 1}]
+
+    upload = SimpleUploadedFile("links.json", json.dumps(entries).encode())
+    response = alice_client.post("/s/import", {"file": upload, "_format": "json"})
+
+    assert response.json()["lines"] == [{"line": 1, "status": "refused", "msg": messages.EXPIRES_IN_PAST}]
+    assert not ShortLink.objects.exists()
