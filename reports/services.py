@@ -10,8 +10,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from .analysis import AnalysisError, AnalysisResult, analyze
-from .models import Project, Report
+from reports.analysis import AnalysisError, AnalysisResult, analyze
+from reports.models import Project, Report
 
 
 def _analyze(url: str) -> AnalysisResult:

@@ -13,9 +13,8 @@ from reports.filters import ProjectFilterSet
 from reports.models import Project
 from reports.pagination import LaravelPagination
 from reports.serializers import ProjectSerializer
-
-from .base import ReportsApiView
-from .reports import ERRORS
+from reports.views.base import ReportsApiView
+from reports.views.reports import ERRORS
 
 
 @extend_schema_view(

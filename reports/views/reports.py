@@ -12,8 +12,7 @@ from reports.filters import ReportFilterSet
 from reports.models import Report
 from reports.pagination import LaravelPagination
 from reports.serializers import ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
-
-from .base import ReportsApiView, envelope
+from reports.views.base import ReportsApiView, envelope
 
 
 def _record_schema(name: str) -> serializers.Serializer:

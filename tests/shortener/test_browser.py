@@ -4,8 +4,7 @@ import pytest
 
 from shortener.models import ShortLink
 from shortener.services.visits import visits_flush
-
-from .conftest import ADMIN_PASSWORD
+from tests.shortener.conftest import ADMIN_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

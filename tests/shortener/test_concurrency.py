@@ -10,8 +10,7 @@ from shortener.models import ShortLink
 from shortener.services.links import link_create
 from shortener.services.visits import VisitBuffer, seen, visits_flush
 from tests.concurrency import run_concurrently
-
-from .factories import ShortLinkFactory, UserFactory
+from tests.shortener.factories import ShortLinkFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

@@ -10,8 +10,7 @@ from shortener.caching import cache
 from shortener.models import ShortLink
 from shortener.services import links
 from shortener.services.links import bump_links_version, links_version, local_links
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

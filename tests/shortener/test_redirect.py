@@ -7,8 +7,7 @@ from rest_framework import status
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
 from shortener.services.visits import visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

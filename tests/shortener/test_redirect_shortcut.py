@@ -11,8 +11,7 @@ from shortener.models import ShortLink
 from shortener.services.links import link_delete
 from shortener.services.visits import visits_flush
 from shortener.wsgi import with_redirect_shortcut
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

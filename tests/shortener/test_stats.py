@@ -8,8 +8,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.services.visits import visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -9,8 +9,7 @@ from django.db import DatabaseError
 from shortener.models import ShortLink, Visit
 from shortener.services import visits
 from shortener.services.visits import VisitBuffer, visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

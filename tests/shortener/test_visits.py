@@ -8,8 +8,7 @@ from django.core.management import call_command
 
 from shortener.models import ShortLink, Visit
 from shortener.services.visits import seen, visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
