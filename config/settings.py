@@ -175,6 +175,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Client addresses (throttles, common.http.client_ip): see NUM_PROXIES below.
+    "NUM_PROXIES": None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -191,6 +193,7 @@ SPECTACULAR_SETTINGS = {
 
 # Number of proxies in front of the service whose X-Forwarded-For entries are trusted.
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 
 # --- Interface A: website reports -----------------------------------------
 
@@ -200,7 +203,8 @@ REPORTS_MAX_BODY_BYTES = env_int("REPORTS_MAX_BODY_BYTES", 5 * 1024 * 1024, mini
 REPORTS_MAX_REDIRECTS = env_int("REPORTS_MAX_REDIRECTS", 5, minimum=0)
 REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
 REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")
-REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)
+REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)  # API requests per key per period
+REPORTS_RATE_PERIOD = env_int("REPORTS_RATE_PERIOD", 60, minimum=1)
 # Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
 # (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")
@@ -216,6 +220,7 @@ PASTES_PREFIX = env_str("PASTES_PREFIX", "pastes").strip("/")
 PASTES_DEFAULT_MAX_CHARS = env_int("PASTES_DEFAULT_MAX_CHARS", 1_000_000, minimum=1)
 PASTES_WRITE_RATE_LIMIT = env_int("PASTES_WRITE_RATE_LIMIT", 60, minimum=1)
 PASTES_READ_RATE_LIMIT = env_int("PASTES_READ_RATE_LIMIT", 300, minimum=1)
+PASTES_RATE_PERIOD = env_int("PASTES_RATE_PERIOD", 60, minimum=1)  # seconds, for both limits above
 # Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
 # even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)

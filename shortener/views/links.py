@@ -6,12 +6,13 @@ from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect
 from django.shortcuts import redirect, render
 
 from shortener import messages
-from shortener.errors import Failure, enforce_rate_limit
+from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
 from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
 from shortener.services.visits import visit_record
+from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import login_required_response, qr_svg, short_url
 
 # The code just created, shown once on the main page after the redirect.
@@ -32,15 +33,6 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "shortener/index.html", context)
 
 
-def _check_create_rate(user_id: int) -> None:
-    enforce_rate_limit(
-        f"shortener:create:{user_id}",
-        limit=settings.SHORTENER_CREATE_RATE_LIMIT,
-        period=settings.SHORTENER_CREATE_RATE_PERIOD,
-        message=messages.TOO_MANY_LINKS,
-    )
-
-
 @endpoint("POST", csrf=True)
 def create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
@@ -50,7 +42,7 @@ def create(request: HttpRequest) -> HttpResponse:
     raw_url = data.get("shorturl", data.get("lsturl", ""))
     raw_custom = data.get("shorturl-custom", data.get("lsturl-custom", ""))
     try:
-        _check_create_rate(request.user.pk)
+        enforce(CreateThrottle(), request)
         url = clean_url(raw_url)
         link = link_create(owner_id=request.user.pk, url=url, custom=clean_custom(raw_custom, url=url))
     except Failure as failure:
