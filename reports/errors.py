@@ -20,7 +20,7 @@ from rest_framework.views import set_rollback
 NOT_FOUND = "Resource not found."
 UNAUTHENTICATED = "Unauthenticated."
 TOO_MANY_ATTEMPTS = "Too Many Attempts."
-MESSAGES = {
+STATUS_MESSAGES = {
     400: "Bad request.",
     403: "Forbidden.",
     404: NOT_FOUND,
@@ -49,7 +49,9 @@ def error_response(
     request: HttpRequest, status: int, message: object = None, *, retry_after: int | None = None
 ) -> JsonResponse:
     """An error in A's shape, with the interface's wording for `status` unless `message` is given."""
-    response = JsonResponse(error_body(status, MESSAGES.get(status, "") if message is None else message), status=status)
+    response = JsonResponse(
+        error_body(status, STATUS_MESSAGES.get(status, "") if message is None else message), status=status
+    )
     if retry_after is not None:
         response["Retry-After"] = str(retry_after)
     return response
