@@ -58,6 +58,10 @@ INSTALLED_APPS = [
     "shortener",
 ]
 
+# Not applied to a plain GET of a short link cached in the serving process: config/wsgi.py answers
+# it before Django's handler (shortener/fastpath/wsgi.py), so neither URL resolution nor this list
+# runs. What still applies there: host validation (ALLOWED_HOSTS), SecurityMiddleware's HTTPS
+# redirect and its security headers. Every other request, short links included, goes through here.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -254,6 +258,7 @@ SHORTENER_ADMIN_BAN_SECONDS = env_int("SHORTENER_ADMIN_BAN_SECONDS", 3600, minim
 SHORTENER_ADMIN_SESSION_SECONDS = env_int("SHORTENER_ADMIN_SESSION_SECONDS", 3600, minimum=60)
 # Key of the daily visitor hash; SECRET_KEY when unset. Rotating it resets today's de-duplication.
 SHORTENER_VISITOR_KEY = env_secret("SHORTENER_VISITOR_KEY")
+# The fast path (shortener/fastpath/): lookup copies, visit buffer.
 # How long a code → target lookup stays cached. With several processes and no shared cache
 # (REDIS_URL), a deleted link may still redirect in other processes for up to this long.
 SHORTENER_CACHE_SECONDS = env_int("SHORTENER_CACHE_SECONDS", 300, minimum=0)
