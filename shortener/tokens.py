@@ -6,17 +6,16 @@ SHORTENER_TOKEN_RATE_LIMIT requests a minute per token. A reports or pastes key 
 not a shortener token, and a shortener token opens neither of those interfaces.
 """
 
-from django.conf import settings
 from django.http import HttpRequest
 
 from shortener import messages
-from shortener.errors import Failure, enforce_rate_limit
+from shortener.errors import Failure
 from shortener.models import ApiKey
+from shortener.throttling import TokenThrottle, enforce
 
 TOKEN_ATTR = "shortener_api_key"
 # Set as soon as a token is presented, so that even its refusal is answered in JSON.
 PRESENTED_ATTR = "shortener_token_presented"
-RATE_PERIOD = 60  # seconds: SHORTENER_TOKEN_RATE_LIMIT is a per-minute figure
 
 
 def presented_token(request: HttpRequest) -> bool:
@@ -38,11 +37,6 @@ def authenticate_token(request: HttpRequest) -> None:
     api_key = ApiKey.authenticate(raw_key.strip()) if scheme.lower() == "bearer" else None
     if api_key is None:
         raise Failure(messages.TOKEN_INVALID, 401)
-    enforce_rate_limit(
-        f"shortener:token:{api_key.pk}",
-        limit=settings.SHORTENER_TOKEN_RATE_LIMIT,
-        period=RATE_PERIOD,
-        message=messages.TOO_MANY_TOKEN_REQUESTS,
-    )
     setattr(request, TOKEN_ATTR, api_key)
     request.user = api_key.user
+    enforce(TokenThrottle(), request)

@@ -10,10 +10,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest
 
-from common import ratelimit
-from common.http import client_ip
 from shortener import messages
 from shortener.errors import Failure
+from shortener.throttling import AnonymousBurstThrottle
 
 HOUR = 3600
 LONG_BAN_HOURS = 30 * 24
@@ -25,7 +24,8 @@ def _ban_key(address: str) -> str:
 
 def check_anonymous_shortening(request: HttpRequest) -> None:
     """Count one anonymous shortening from the client's address, or fail if it is (now) banned."""
-    address = client_ip(request)
+    throttle = AnonymousBurstThrottle()
+    address = throttle.get_ident(request)
     ban_key = _ban_key(address)
     try:
         strikes = cache.incr(ban_key)
@@ -35,11 +35,7 @@ def check_anonymous_shortening(request: HttpRequest) -> None:
         hours = LONG_BAN_HOURS if strikes >= settings.SHORTENER_ANONYMOUS_BAN_STRIKES else 1
         cache.touch(ban_key, hours * HOUR)
         raise Failure(messages.ANONYMOUS_BANNED.format(hours=hours), 429, retry_after=hours * HOUR)
-    burst = ratelimit.hit(
-        f"shortener:anonymous-create:{address}",
-        limit=settings.SHORTENER_ANONYMOUS_BURST,
-        period=settings.SHORTENER_ANONYMOUS_BURST_SECONDS,
-    )
-    if not burst.allowed:
+    burst = throttle.hit(request)
+    if burst is not None and not burst.allowed:
         cache.set(ban_key, 1, timeout=HOUR)
         raise Failure(messages.ANONYMOUS_BANNED.format(hours=1), 429, retry_after=HOUR)

@@ -5,15 +5,15 @@ from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import redirect, render
 
-from shortener import messages
-from shortener.errors import Failure, enforce_rate_limit
+from shortener import fastpath, messages
+from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
 from shortener.services.anonymous import check_anonymous_shortening
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
-from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
-from shortener.services.visits import visit_record
+from shortener.services.links import clean_custom, clean_url, link_create
+from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
 # The code just created, shown once on the main page after the redirect.
@@ -35,15 +35,6 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "shortener/index.html", context)
 
 
-def _check_create_rate(user_id: int) -> None:
-    enforce_rate_limit(
-        f"shortener:create:{user_id}",
-        limit=settings.SHORTENER_CREATE_RATE_LIMIT,
-        period=settings.SHORTENER_CREATE_RATE_PERIOD,
-        message=messages.TOO_MANY_LINKS,
-    )
-
-
 @endpoint("POST", csrf=True, token=True)
 def create(request: HttpRequest) -> HttpResponse:
     anonymous = not request.user.is_authenticated
@@ -57,7 +48,7 @@ def create(request: HttpRequest) -> HttpResponse:
         if anonymous:
             check_anonymous_shortening(request)
         else:
-            _check_create_rate(request.user.pk)
+            enforce(CreateThrottle(), request)
         url = clean_url(raw_url)
         custom = clean_custom(raw_custom, url=url)
         expires_at = clean_expires_at(data.get("expires_at", ""))
@@ -88,18 +79,26 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @endpoint("GET", "HEAD")
 def follow(request: HttpRequest, code: str) -> HttpResponse:
-    link = link_resolve(code)
+    """Follow a short link: the redirects that reach Django (the others never get here).
+
+    A plain GET of a code already cached in this process is answered by the WSGI shortcut
+    (shortener/fastpath/wsgi.py) before Django's URL resolution and middleware: only host
+    validation, SecurityMiddleware's HTTPS redirect and its security headers apply to it.
+    This view answers the rest: the first visit of a code in a process, HEAD, query strings,
+    unknown and deleted codes, and every request when visits are written during the request.
+    """
+    link = fastpath.resolve(code)
     if link is None or link.is_deleted:
         message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
         raise Failure(message.format(short=short_url(request, code)), 404)
     if wants_json(request):
         return success(url=link.url)
-    visit_record(link_id=link.pk, request=request)
+    fastpath.record_visit(link_id=link.pk, request=request)
     return redirect_response(link.url)
 
 
 def redirect_response(url: str) -> HttpResponse:
-    """The answer to a visit (here and in middleware.RedirectShortcutMiddleware)."""
+    """The answer to a visit (here and in the WSGI shortcut, shortener/fastpath/wsgi.py)."""
     if settings.SHORTENER_REDIRECT_PERMANENT:
         return HttpResponsePermanentRedirect(url)
     return HttpResponseRedirect(url)

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from shortener import messages
-from shortener.errors import Failure, enforce_rate_limit
+from shortener.errors import Failure
 from shortener.negotiation import SUFFIX_ATTR, endpoint, request_data, success, wants_json
 from shortener.services.transfer import (
     export_csv,
@@ -18,11 +18,11 @@ from shortener.services.transfer import (
     parse_import,
     result_dict,
 )
+from shortener.throttling import ImportThrottle, enforce
 from shortener.views.base import login_required_response, short_url
 from shortener.views.stats import stats_page
 
 CSV_TYPE = "text/csv"
-IMPORT_RATE_PERIOD = 3600
 
 
 def _wants_csv(request: HttpRequest) -> bool:
@@ -58,12 +58,7 @@ def import_links(request: HttpRequest) -> HttpResponse:
     upload = request.FILES.get("file")
     if upload is None:
         raise Failure(messages.IMPORT_FILE_MISSING)
-    enforce_rate_limit(
-        f"shortener:import:{request.user.pk}",
-        limit=settings.SHORTENER_IMPORT_RATE_LIMIT,
-        period=IMPORT_RATE_PERIOD,
-        message=messages.TOO_MANY_IMPORTS,
-    )
+    enforce(ImportThrottle(), request)
     # One byte more than allowed is enough to tell that the file is too large.
     items = parse_import(upload.read(settings.SHORTENER_IMPORT_MAX_BYTES + 1))
     progress = import_start(user_id=request.user.pk, key=data.get("progress", ""), total=len(items))

@@ -8,8 +8,7 @@ from django.test import Client
 
 from shortener.models import ApiKey, ShortLink
 from tests.concurrency import run_concurrently
-
-from .factories import ShortLinkFactory, UserFactory
+from tests.shortener.factories import ShortLinkFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

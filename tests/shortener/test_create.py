@@ -9,9 +9,8 @@ from rest_framework import status
 from shortener import messages
 from shortener.models import CODE_ALPHABET, ShortLink
 from shortener.services.links import RESERVED_CODES
-
-from .factories import ShortLinkFactory
-from .qr import assert_png_qr_of
+from tests.shortener.factories import ShortLinkFactory
+from tests.shortener.qr import assert_png_qr_of
 
 pytestmark = pytest.mark.django_db
 

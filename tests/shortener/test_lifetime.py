@@ -12,8 +12,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.models import ApiKey, ShortLink
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,8 @@ from django.test import Client
 from rest_framework import status
 
 from shortener import messages
+from shortener.fastpath import flush_visits
 from shortener.models import ShortLink
-from shortener.services.visits import visits_flush
 
 pytestmark = pytest.mark.django_db
 
@@ -94,7 +94,7 @@ def test_case_08_stats_of_one_short_is_json_with_unix_times(creator, client):
     code = short.rsplit("/", 1)[1]
     client.get(f"/s/{code}")
     client.get(f"/s/{code}")
-    visits_flush()
+    flush_visits()
 
     body = client.get(f"/s/stats/{code}").json()
 
@@ -143,7 +143,7 @@ def test_case_12_own_stats_list_with_counter_and_qrcode(creator):
     path = short.removeprefix("http://testserver")
     creator.get(path)
     creator.get(path, {"_format": "json"})
-    visits_flush()
+    flush_visits()
 
     items = creator.get("/s/stats", {"_format": "json"}).json()
 

@@ -13,8 +13,7 @@ from pastes.models import Paste
 from reports.models import ApiKey as ReportsApiKey
 from shortener import messages
 from shortener.models import ApiKey, ShortLink
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -13,8 +13,7 @@ from shortener import messages
 from shortener.models import LinkImport, ShortLink
 from shortener.services import transfer
 from shortener.services.links import link_delete
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
