@@ -20,6 +20,7 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 
 from shortener.fastpath.bounded import bounded_set
+from shortener.fastpath.links import bump_links_version
 from shortener.models import ShortLink, Visit
 from shortener.services.visits import VisitKey
 
@@ -27,6 +28,10 @@ logger = logging.getLogger(__name__)
 
 VISIT_TABLE = Visit._meta.db_table
 LINK_TABLE = ShortLink._meta.db_table
+
+
+# A flush that brings a link with max_visits to its limit bumps LinkCacheVersion (in its
+# transaction): every process then reads that link's counter again, and stops redirecting.
 
 
 def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
@@ -46,9 +51,12 @@ def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
         if ids:
             cursor.execute(
                 f"UPDATE {LINK_TABLE} AS link SET counter = link.counter + new.n "
-                "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id",
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id "
+                "RETURNING link.max_visits IS NOT NULL AND link.counter >= link.max_visits",
                 [ids, [counts[link_id] for link_id in ids]],
             )
+            if any(used_up for (used_up,) in cursor.fetchall()):
+                bump_links_version()
     return counts
 
 
@@ -64,6 +72,8 @@ def _write_generic(visits: list[VisitKey]) -> Counter[int]:
                 counts[link_id] += 1
     for link_id in sorted(counts):
         ShortLink.objects.filter(pk=link_id).update(counter=F("counter") + counts[link_id])
+    if ShortLink.objects.filter(pk__in=counts, max_visits__isnull=False, counter__gte=F("max_visits")).exists():
+        bump_links_version()
     return counts
 
 

@@ -16,6 +16,8 @@ from shortener.services.links import clean_custom, clean_url, link_create
 from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
+# An expired or used-up link is kept (with its statistics) but answers 404 with its own message.
+LIFETIME_OVER_MESSAGES = {fastpath.EXPIRED: messages.LINK_EXPIRED, fastpath.USED_UP: messages.LINK_USED_UP}
 # The code just created, shown once on the main page after the redirect.
 LAST_CREATED_KEY = "shortener_last_created"
 
@@ -88,12 +90,18 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
     unknown and deleted codes, and every request when visits are written during the request.
     """
     link = fastpath.resolve(code)
-    if link is None or link.is_deleted:
-        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
+    if link is None:
+        message = messages.LINK_UNKNOWN
+    elif link.is_deleted:
+        message = messages.LINK_GONE
+    else:
+        message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
+    if message:
         raise Failure(message.format(short=short_url(request, code)), 404)
     if wants_json(request):
         return success(url=link.url)
-    fastpath.record_visit(link_id=link.pk, request=request)
+    if not fastpath.follow(link, request):
+        raise Failure(messages.LINK_USED_UP.format(short=short_url(request, code)), 404)
     return redirect_response(link.url)
 
 

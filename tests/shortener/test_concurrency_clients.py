@@ -6,6 +6,7 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from shortener.fastpath import flush_visits
 from shortener.models import ApiKey, ShortLink
 from tests.concurrency import run_concurrently
 from tests.shortener.factories import ShortLinkFactory, UserFactory
@@ -58,3 +59,17 @@ def test_parallel_imports_claim_an_ownerless_code_once():
 
     assert sorted(results) == ["claimed"] + ["refused"] * (THREADS - 1)
     assert ShortLink.objects.get(code="anon1234").owner is not None
+
+
+def test_parallel_visitors_of_a_limited_link_get_exactly_max_visits_redirects():
+    ShortLinkFactory(code="three", max_visits=3)
+    addresses = iter([f"192.0.2.{n}" for n in range(1, THREADS + 1)])
+
+    def visit() -> int:
+        return Client().get("/s/three", REMOTE_ADDR=next(addresses), HTTP_USER_AGENT="Firefox").status_code
+
+    results = run_concurrently(visit, times=THREADS)
+
+    assert sorted(results) == [302] * 3 + [404] * (THREADS - 3)
+    flush_visits()
+    assert ShortLink.objects.get(code="three").counter == 3

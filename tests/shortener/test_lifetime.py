@@ -2,6 +2,7 @@
 
 import datetime
 import json
+import time
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -11,8 +12,11 @@ from django.utils import timezone
 from rest_framework import status
 
 from shortener import messages
+from shortener.fastpath import flush_visits
+from shortener.fastpath import links as fastpath_links
 from shortener.models import ApiKey, ShortLink
 from tests.shortener.factories import ShortLinkFactory
+from tests.shortener.test_redirect_shortcut import wsgi_request
 
 pytestmark = pytest.mark.django_db
 
@@ -174,3 +178,138 @@ def test_import_refuses_an_expired_entry_with_its_reason(alice_client):
 
     assert response.json()["lines"] == [{"line": 1, "status": "refused", "msg": messages.EXPIRES_IN_PAST}]
     assert not ShortLink.objects.exists()
+
+
+# --- the redirect ---------------------------------------------------------
+
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
+
+
+def visit(client: Client, code: str, address: str, **extra):
+    return client.get(f"/s/{code}", REMOTE_ADDR=address, HTTP_USER_AGENT=FIREFOX, **extra)
+
+
+def test_expired_link_answers_404_with_its_message(client):
+    ShortLinkFactory(code="old", expires_at=timezone.now() - datetime.timedelta(seconds=1))
+
+    page = client.get("/s/old", HTTP_ACCEPT="text/html")
+    resolved = client.get("/s/old", {"_format": "json"})
+
+    assert page.status_code == status.HTTP_404_NOT_FOUND
+    assert "The shortened URL http://testserver/s/old has expired." in page.content.decode()
+    assert resolved.status_code == status.HTTP_404_NOT_FOUND
+    assert resolved.json() == {"success": False, "msg": "The shortened URL http://testserver/s/old has expired."}
+
+
+def test_link_stops_once_cached_when_its_expiry_passes(client, monkeypatch):
+    ShortLinkFactory(code="soon", url="https://lstu.fr", expires_at=timezone.now() + datetime.timedelta(hours=1))
+    before = client.get("/s/soon")
+    later = time.time() + 2 * 3600
+    monkeypatch.setattr(time, "time", lambda: later)
+
+    after = client.get("/s/soon", {"_format": "json"})
+
+    assert before.status_code == status.HTTP_302_FOUND
+    assert after.status_code == status.HTTP_404_NOT_FOUND
+    assert after.json()["msg"] == messages.LINK_EXPIRED.format(short="http://testserver/s/soon")
+
+
+def test_max_visits_counts_unique_visits_and_then_answers_404(client):
+    ShortLinkFactory(code="two", url="https://lstu.fr", max_visits=2)
+
+    first = visit(client, "two", "192.0.2.1")
+    same_visitor = visit(client, "two", "192.0.2.1")
+    second = visit(client, "two", "192.0.2.2")
+    third = visit(client, "two", "192.0.2.3", HTTP_ACCEPT="application/json")
+    flush_visits()
+
+    assert [first.status_code, same_visitor.status_code, second.status_code] == [302, 302, 302]
+    assert third.status_code == status.HTTP_404_NOT_FOUND
+    assert third.json()["msg"] == messages.LINK_USED_UP.format(short="http://testserver/s/two")
+    link = ShortLink.objects.get()
+    assert link.counter == 2
+    assert link.is_used_up
+
+
+def test_bots_and_json_lookups_do_not_use_up_visits(client):
+    ShortLinkFactory(code="one", max_visits=1)
+
+    client.get("/s/one", HTTP_USER_AGENT="Mozilla/5.0 (compatible; Googlebot/2.1)")
+    client.get("/s/one", {"_format": "json"})
+    client.head("/s/one")
+    human = visit(client, "one", "192.0.2.9")
+
+    assert human.status_code == status.HTTP_302_FOUND
+
+
+def test_a_link_used_up_in_another_process_stops_here_at_the_next_version_check(client, monkeypatch):
+    # The version this process last saw must not outlive the test (the database's is rolled back).
+    monkeypatch.setattr(fastpath_links.local_links, "_version", None)
+    ShortLinkFactory(code="one", max_visits=1)
+    assert visit(client, "one", "192.0.2.1").status_code == status.HTTP_302_FOUND
+    # Another process: its visit was written and counted, and this process forgot its own.
+    fastpath_links.local_links._spent.clear()
+    ShortLink.objects.filter(code="one").update(counter=1)
+    assert visit(client, "one", "192.0.2.2").status_code == status.HTTP_302_FOUND  # still the old copy
+
+    fastpath_links.bump_links_version()  # what the flush reaching the limit does
+    fastpath_links.local_links.check_version()  # what this process's watcher thread does every second
+
+    assert visit(client, "one", "192.0.2.3").status_code == status.HTTP_404_NOT_FOUND
+
+
+def test_the_flush_that_reaches_the_limit_tells_every_process(client):
+    ShortLinkFactory(code="one", max_visits=1)
+    version = fastpath_links.links_version()
+
+    visit(client, "one", "192.0.2.1")
+    flush_visits()
+
+    assert fastpath_links.links_version() > version
+
+
+def test_a_flush_below_the_limit_leaves_the_other_processes_alone(client):
+    ShortLinkFactory(code="many", max_visits=10)
+    ShortLinkFactory(code="plain")
+    version = fastpath_links.links_version()
+
+    visit(client, "many", "192.0.2.1")
+    visit(client, "plain", "192.0.2.1")
+    flush_visits()
+
+    assert fastpath_links.links_version() == version
+
+
+def test_used_up_link_is_refused_by_the_wsgi_shortcut_without_a_query(django_assert_num_queries):
+    ShortLinkFactory(code="one", url="https://lstu.fr", max_visits=2)
+    wsgi_request("/s/one", REMOTE_ADDR="192.0.2.1", HTTP_USER_AGENT=FIREFOX)  # the view caches it
+
+    with django_assert_num_queries(0):
+        status_code, _headers, _body = wsgi_request("/s/one", REMOTE_ADDR="192.0.2.2", HTTP_USER_AGENT=FIREFOX)
+    assert status_code == status.HTTP_302_FOUND
+
+    refused, _headers, body = wsgi_request("/s/one", REMOTE_ADDR="192.0.2.3", HTTP_USER_AGENT=FIREFOX)
+    assert refused == status.HTTP_404_NOT_FOUND
+    assert b"has reached its maximum number of visits" in body
+
+
+def test_expired_link_is_refused_by_the_wsgi_shortcut(monkeypatch):
+    ShortLinkFactory(code="soon", url="https://lstu.fr", expires_at=timezone.now() + datetime.timedelta(hours=1))
+    assert wsgi_request("/s/soon")[0] == status.HTTP_302_FOUND
+    later = time.time() + 2 * 3600
+    monkeypatch.setattr(time, "time", lambda: later)
+
+    refused, _headers, body = wsgi_request("/s/soon", HTTP_ACCEPT="application/json")
+
+    assert refused == status.HTTP_404_NOT_FOUND
+    assert json.loads(body)["msg"] == messages.LINK_EXPIRED.format(short="http://testserver/s/soon")
+
+
+def test_preloaded_links_carry_their_lifetime():
+    ShortLinkFactory(code="one", max_visits=3, counter=3, expires_at=IN_A_DAY)
+
+    fastpath_links.local_links.preload(10)
+
+    cached = fastpath_links.local_links.get("one")
+    assert (cached.max_visits, cached.counter, cached.expires_at) == (3, 3, IN_A_DAY.timestamp())
+    assert fastpath_links.lifetime_over(cached) == fastpath_links.USED_UP
