@@ -17,7 +17,6 @@ from collections import Counter
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import F
 
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import bump_links_version
@@ -70,9 +69,16 @@ def _write_generic(visits: list[VisitKey]) -> Counter[int]:
             cursor.execute(sql, [link_id, visitor, connection.ops.adapt_datefield_value(day)])
             if cursor.rowcount == 1:
                 counts[link_id] += 1
-    for link_id in sorted(counts):
-        ShortLink.objects.filter(pk=link_id).update(counter=F("counter") + counts[link_id])
-    if ShortLink.objects.filter(pk__in=counts, max_visits__isnull=False, counter__gte=F("max_visits")).exists():
+        used_up = False
+        for link_id in sorted(counts):
+            # RETURNING (SQLite 3.35+): whether this reached the link's max_visits, without another query.
+            cursor.execute(
+                f"UPDATE {LINK_TABLE} SET counter = counter + %s WHERE id = %s "
+                "RETURNING max_visits IS NOT NULL AND counter >= max_visits",
+                [counts[link_id], link_id],
+            )
+            used_up = any(row[0] for row in cursor.fetchall()) or used_up
+    if used_up:
         bump_links_version()
     return counts
 
