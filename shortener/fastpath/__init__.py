@@ -104,6 +104,7 @@ def isolated() -> Iterator[None]:
     def forget_everything() -> None:
         links.cache.clear()
         links.local_links.clear()
+        links.local_links.forget_spent()
         visits.seen.clear()
         visits.buffer.discard()
 

@@ -29,10 +29,8 @@ VISIT_TABLE = Visit._meta.db_table
 LINK_TABLE = ShortLink._meta.db_table
 
 
-# A flush that brings a link with max_visits to its limit bumps LinkCacheVersion (in its
-# transaction): every process then reads that link's counter again, and stops redirecting.
-
-
+# Both writers: a flush that brings a link with max_visits to its limit bumps LinkCacheVersion
+# (in its transaction), so every process reads that link's counter again and stops redirecting.
 def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
     link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
     with connection.cursor() as cursor:

@@ -15,6 +15,7 @@ from shortener import messages
 from shortener.fastpath import flush_visits
 from shortener.fastpath import links as fastpath_links
 from shortener.models import ApiKey, ShortLink
+from shortener.services.links import link_delete
 from tests.shortener.factories import ShortLinkFactory
 from tests.shortener.test_redirect_shortcut import wsgi_request
 
@@ -248,7 +249,7 @@ def test_a_link_used_up_in_another_process_stops_here_at_the_next_version_check(
     ShortLinkFactory(code="one", max_visits=1)
     assert visit(client, "one", "192.0.2.1").status_code == status.HTTP_302_FOUND
     # Another process: its visit was written and counted, and this process forgot its own.
-    fastpath_links.local_links._spent.clear()
+    fastpath_links.local_links.forget_spent()
     ShortLink.objects.filter(code="one").update(counter=1)
     assert visit(client, "one", "192.0.2.2").status_code == status.HTTP_302_FOUND  # still the old copy
 
@@ -313,3 +314,15 @@ def test_preloaded_links_carry_their_lifetime():
     cached = fastpath_links.local_links.get("one")
     assert (cached.max_visits, cached.counter, cached.expires_at) == (3, 3, IN_A_DAY.timestamp())
     assert fastpath_links.lifetime_over(cached) == fastpath_links.USED_UP
+
+
+def test_visits_not_yet_written_still_count_after_the_copies_are_dropped(client, monkeypatch):
+    monkeypatch.setattr(fastpath_links.local_links, "_version", None)
+    ShortLinkFactory(code="one", max_visits=1)
+    other = ShortLinkFactory(code="other")
+    assert visit(client, "one", "192.0.2.1").status_code == status.HTTP_302_FOUND
+
+    link_delete(link=other)  # drops every copy here and bumps the version, before the visit is written
+    fastpath_links.local_links.check_version()
+
+    assert visit(client, "one", "192.0.2.2").status_code == status.HTTP_404_NOT_FOUND
