@@ -87,6 +87,7 @@ def seed() -> None:
         )
         for n in range(SPENT_LINKS)
     ]
+    seeded_counters = sum(link.counter for link in spent)
     for link in links + spent:
         link.url_digest = ShortLink.digest(link.url)
     ShortLink.objects.bulk_create(links + spent, batch_size=BATCH)
@@ -142,7 +143,8 @@ def seed() -> None:
                 "pastes_key": pastes_key,
                 "codes": codes,
                 "shortener_path": shortener,
-                "counter_sum_sql": "SELECT COALESCE(SUM(counter), 0) FROM shortener_shortlink",
+                # Less the counters the used-up links were seeded with: the check compares visits made.
+                "counter_sum_sql": f"SELECT COALESCE(SUM(counter), 0) - {seeded_counters} FROM shortener_shortlink",
                 "resolve_paths": [f"{shortener}{code}?_format=json" for code in codes],
                 "stats_paths": [f"{shortener}stats/{code}?_format=json" for code in codes],
                 "paste_paths": [f"{pastes_root}paste/@{paste_id}" for paste_id in readable],
