@@ -25,8 +25,10 @@ def collect_csp_errors(page) -> list[str]:
     errors: list[str] = []
     page.on(
         "console",
-        lambda message: errors.append(message.text)
-        if "Content Security Policy" in message.text or "Refused to" in message.text
-        else None,
+        lambda message: (
+            errors.append(message.text)
+            if "Content Security Policy" in message.text or "Refused to" in message.text
+            else None
+        ),
     )
     return errors

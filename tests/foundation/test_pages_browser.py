@@ -3,7 +3,6 @@
 import pytest
 from django.contrib.auth import get_user_model
 
-from shortener.models import ShortLink
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
 from tests.reports.factories import ReportFactory
 from tests.shortener.conftest import (  # noqa: F401 (the shortener's autouse fixtures: no background threads)
