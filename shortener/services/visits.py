@@ -19,7 +19,6 @@ import hashlib
 import hmac
 import logging
 import os
-import re
 import threading
 from collections import Counter
 from contextlib import suppress
@@ -31,19 +30,12 @@ from django.db.models import F
 from django.http import HttpRequest
 from django.utils import timezone
 
+from common.bots import is_bot
 from common.http import client_ip
 from shortener.models import ShortLink, Visit
 
 logger = logging.getLogger(__name__)
 
-# Crawlers, link-preview fetchers (chat apps, social networks) and monitoring tools.
-# "(?<!cu)" spares the Cubot phones, whose User-Agent contains "CUBOT".
-BOT_USER_AGENT = re.compile(
-    r"(?<!cu)bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|embedly|iframely"
-    r"|whatsapp|telegram|discord|slack|skype|mastodon|pleroma|akkoma|misskey|vkshare|linkedin|pinterest"
-    r"|lighthouse|headlesschrome|pingdom|uptime|monitor|feedfetcher|mediapartners|google-read-aloud",
-    re.IGNORECASE,
-)
 VISIT_TABLE = Visit._meta.db_table
 LINK_TABLE = ShortLink._meta.db_table
 # Speculative loads announce themselves in one of these headers (Sec-Purpose, Purpose, X-Purpose, X-Moz).
@@ -51,12 +43,6 @@ PREFETCH_META_KEYS = ("HTTP_SEC_PURPOSE", "HTTP_PURPOSE", "HTTP_X_PURPOSE", "HTT
 PREFETCH_WORDS = ("prefetch", "preview", "prerender")
 
 type VisitKey = tuple[int, str, datetime.date]
-
-
-@lru_cache(maxsize=4096)
-def is_bot(user_agent: str) -> bool:
-    # Cached: the same few thousand User-Agents come back all day, and the regex is the costly part.
-    return BOT_USER_AGENT.search(user_agent) is not None
 
 
 def counts_as_visit(request: HttpRequest) -> bool:
