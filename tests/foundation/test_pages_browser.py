@@ -4,6 +4,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
+from tests.pastes.factories import PasteFactory
 from tests.reports.factories import ReportFactory
 from tests.shortener.conftest import (  # noqa: F401 (the shortener's autouse fixtures: no background threads)
     ADMIN_PASSWORD,
@@ -25,12 +26,14 @@ def staff(db):
 
 @pytest.fixture
 def site(staff, settings):
-    """Data behind every page: a report with a long URL, a locked report, a short link to a long URL."""
+    """Data behind every page: a report, a locked report, a short link and a paste, all with a long URL."""
     settings.SHORTENER_ADMINPWD = ADMIN_PASSWORD
     report = ReportFactory(owner=staff, url=LONG_URL)
     locked = ReportFactory(page_password="open sesame")
     link = ShortLinkFactory(owner=staff, url=LONG_URL)
-    return {"report": report, "locked": locked, "link": link}
+    paste = PasteFactory(owner=staff, content=f"import os\nurl = '{LONG_URL}'\n")
+    burning = PasteFactory(owner=staff, name=LONG_URL[:100], burn_after_read=True)
+    return {"report": report, "locked": locked, "link": link, "paste": paste, "burning": burning}
 
 
 def visit_every_page(page, live_server, site) -> list[str]:
@@ -48,6 +51,9 @@ def visit_every_page(page, live_server, site) -> list[str]:
         f"/s/stats/{site['link'].code}",
         "/s/stats",
         "/s/no-such-code",
+        f"/pastes/{site['paste'].pk}",
+        f"/pastes/{site['burning'].pk}",
+        "/pastes/AAAAAAAAAAAA",
     ]
     seen = []
     for path in paths:
@@ -92,7 +98,7 @@ def test_no_page_is_wider_than_the_viewport_and_none_breaks_the_csp(browser, liv
 
     context.close()
     assert [path for path, extra in seen if extra > 0] == [], seen
-    assert len(seen) == 17
+    assert len(seen) == 20
     assert csp_errors == []
 
 
