@@ -24,7 +24,7 @@ PORTS = range(18400, 18500)  # this machine's share; in CI any of them is free
 
 pytestmark = [
     pytest.mark.fresh_clone,
-    pytest.mark.timeout(600),
+    pytest.mark.timeout(900),
     pytest.mark.skipif(not os.environ.get("FRESH_CLONE_TEST"), reason="slow: set FRESH_CLONE_TEST=1 (CI does)"),
 ]
 
