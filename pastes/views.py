@@ -91,10 +91,12 @@ class PasteCreateView(PasteAPIView):
 
 
 class PasteReadView(PasteAPIView):
+    """Reads count and burn, except HEAD requests and robots (see services.paste_read)."""
+
     def read(self, paste_id: str) -> Paste:
-        request = self.request
-        robot = is_bot_request(request)
-        return services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD", robot=robot)
+        count = self.request.method != "HEAD"
+        robot = is_bot_request(self.request)
+        return services.paste_read(paste_id=paste_id, reader=self.reader, count=count, robot=robot)
 
 
 class PasteDetailView(PasteReadView):

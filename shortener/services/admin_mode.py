@@ -18,6 +18,7 @@ from shortener import messages
 from shortener.errors import Failure
 
 SESSION_KEY = "shortener_admin_until"
+SHA256_HEX_LENGTH = 64
 
 
 class BadAdminPassword(Failure):
@@ -33,9 +34,6 @@ class BadAdminPassword(Failure):
             return messages.BAD_PASSWORD_NOW_BANNED.format(ban=ban)
         tries_word = "try" if self.tries_left == 1 else "tries"
         return messages.BAD_PASSWORD_TRIES_LEFT.format(tries=self.tries_left, tries_word=tries_word, ban=ban)
-
-
-SHA256_HEX_LENGTH = 64
 
 
 def admin_mode_available() -> bool:
