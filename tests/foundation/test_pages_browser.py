@@ -6,11 +6,7 @@ from django.contrib.auth import get_user_model
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
 from tests.pastes.factories import PasteFactory
 from tests.reports.factories import ReportFactory
-from tests.shortener.conftest import (  # noqa: F401 (the shortener's autouse fixtures: no background threads)
-    ADMIN_PASSWORD,
-    _clear_shortener_cache,
-    _visit_buffer,
-)
+from tests.shortener.conftest import ADMIN_PASSWORD
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

@@ -7,9 +7,8 @@ from django.utils import timezone
 
 from shortener.models import Visit
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
+from tests.shortener.conftest import ADMIN_PASSWORD
 from tests.shortener.factories import ShortLinkFactory
-
-from .conftest import ADMIN_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
