@@ -251,6 +251,22 @@ if SHORTENER_BLOCKED_HOSTS:
     except re.error as exc:
         raise ImproperlyConfigured(f"SHORTENER_BLOCKED_HOSTS is not a valid regular expression: {exc}.") from None
 SHORTENER_CODE_LENGTH = env_int("SHORTENER_CODE_LENGTH", 8, minimum=6)
+# Pixels per QR module of the base64 PNG in JSON answers (Lstu's qrcode_size).
+SHORTENER_QRCODE_SCALE = min(env_int("SHORTENER_QRCODE_SCALE", 3, minimum=1), 100)
+# An open instance, as a public Lstu: POST /a without logging in. Off: the spec requires a session.
+SHORTENER_ALLOW_ANONYMOUS = env_bool("SHORTENER_ALLOW_ANONYMOUS", False)
+# Lstu's rapid-shortening ban for anonymous clients: more than BURST shortenings from one address
+# within BURST_SECONDS bans it for an hour; asking again while banned renews the ban, and after
+# BAN_STRIKES such attempts the ban lasts 30 days.
+SHORTENER_ANONYMOUS_BURST = env_int("SHORTENER_ANONYMOUS_BURST", 5, minimum=1)
+SHORTENER_ANONYMOUS_BURST_SECONDS = env_int("SHORTENER_ANONYMOUS_BURST_SECONDS", 3, minimum=1)
+SHORTENER_ANONYMOUS_BAN_STRIKES = env_int("SHORTENER_ANONYMOUS_BAN_STRIKES", 6, minimum=1)
+# POST /import: the largest file and the most lines it may hold, and imports per user per hour.
+SHORTENER_IMPORT_MAX_BYTES = env_int("SHORTENER_IMPORT_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
+SHORTENER_IMPORT_MAX_LINES = env_int("SHORTENER_IMPORT_MAX_LINES", 10_000, minimum=1)
+SHORTENER_IMPORT_RATE_LIMIT = env_int("SHORTENER_IMPORT_RATE_LIMIT", 10, minimum=1)
+# Requests per minute with one personal API token (shr_…), whatever they do.
+SHORTENER_TOKEN_RATE_LIMIT = env_int("SHORTENER_TOKEN_RATE_LIMIT", 120, minimum=1)
 SHORTENER_CREATE_RATE_LIMIT = env_int("SHORTENER_CREATE_RATE_LIMIT", 30, minimum=1)  # per user per period
 SHORTENER_CREATE_RATE_PERIOD = env_int("SHORTENER_CREATE_RATE_PERIOD", 60, minimum=1)
 SHORTENER_LOGIN_RATE_LIMIT = env_int("SHORTENER_LOGIN_RATE_LIMIT", 10, minimum=1)  # per client address
