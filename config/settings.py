@@ -167,7 +167,7 @@ LOGGING = {
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "common.parsers.StrictJSONParser",
         "rest_framework.parsers.FormParser",
     ],
     # Each interface names its own authentication and permissions on its views.

@@ -15,13 +15,14 @@ from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.serializers import as_serializer_error
 from rest_framework.views import APIView, set_rollback
 
+from common.parsers import StrictJSONParser
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from reports.authentication import ApiKeyRateThrottle, ReportsApiKeyAuthentication
 
@@ -67,7 +68,7 @@ class ReportsApiView(APIView):
     authentication_classes = [ReportsApiKeyAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyRateThrottle]
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
     renderer_classes = [FastJSONRenderer]
     content_negotiation_class = JSONOnlyNegotiation
 
