@@ -185,6 +185,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # PATCH bodies as declared: PATCH /pastes/edit/{id} requires `id` (no "Patched…" copy with nothing required).
+    "COMPONENT_SPLIT_PATCH": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pastes.schema.closed_request_bodies",
+    ],
 }
 
 # --- Client addresses and rate limits (shared) ----------------------------

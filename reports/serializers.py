@@ -109,10 +109,10 @@ class StringField(serializers.CharField):
 
 
 class PrivacyField(serializers.ChoiceField):
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, allow_null: bool = True, **kwargs: object) -> None:
         super().__init__(
             choices=Report.Privacy.choices,
-            allow_null=True,
+            allow_null=allow_null,
             error_messages={"invalid_choice": "The privacy must be 0, 1 or 2."},
             help_text=PRIVACY_HELP,
             **kwargs,
@@ -120,12 +120,12 @@ class PrivacyField(serializers.ChoiceField):
 
 
 class PasswordField(StringField):
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, allow_null: bool = True, **kwargs: object) -> None:
         super().__init__(
             max_length=PASSWORD_MAX_LENGTH,
             trim_whitespace=False,
             allow_blank=True,
-            allow_null=True,
+            allow_null=allow_null,
             error_messages=_messages(
                 "password", max_length=f"The password may not be greater than {PASSWORD_MAX_LENGTH} characters."
             ),
@@ -136,6 +136,7 @@ class PasswordField(StringField):
 
 class ReportCreateSerializer(serializers.Serializer):
     url = StringField(
+        min_length=1,  # for the schema: an empty url is answered as a missing one
         max_length=URL_MAX_LENGTH,
         error_messages=_messages("url", max_length=f"The url may not be greater than {URL_MAX_LENGTH} characters."),
         help_text="The page to analyse: an http or https URL of at most 2048 characters, without credentials.",
@@ -178,3 +179,23 @@ class ReportUpdateSerializer(serializers.Serializer):
         if privacy == Report.Privacy.PASSWORD and not attrs.get("password") and not report.has_password:
             raise serializers.ValidationError({"password": [PASSWORD_REQUIRED]}, code="required")
         return attrs
+
+
+# The same bodies as form fields, for the schema: a form field cannot be null (leave it out instead).
+class ReportCreateFormSerializer(ReportCreateSerializer):
+    privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC, allow_null=False)
+    password = PasswordField(required=False, default="", allow_null=False)
+
+
+class ReportUpdateFormSerializer(ReportUpdateSerializer):
+    privacy = PrivacyField(required=False, allow_null=False)
+    password = PasswordField(required=False, allow_null=False)
+
+
+def by_media_type(json_serializer: type, form_serializer: type) -> dict[str, type]:
+    """A request body declared per media type: JSON may send null, forms may not."""
+    return {
+        "application/json": json_serializer,
+        "application/x-www-form-urlencoded": form_serializer,
+        "multipart/form-data": form_serializer,
+    }

@@ -9,7 +9,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from reports import services
-from reports.filters import ProjectFilterSet
+from reports.filters import ProjectFilterSet, fallback_parameters
 from reports.models import Project
 from reports.pagination import LaravelPagination
 from reports.serializers import ProjectSerializer
@@ -23,6 +23,7 @@ from .reports import ERRORS
         summary="List projects",
         description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "
         "Unusable values of search_by, sort_by, sort, per_page and page fall back to their defaults.",
+        parameters=fallback_parameters(ProjectFilterSet),
         responses={200: ProjectSerializer(many=True), **ERRORS},
     ),
     destroy=extend_schema(

@@ -8,10 +8,17 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from reports import services
-from reports.filters import ReportFilterSet
+from reports.filters import ReportFilterSet, fallback_parameters
 from reports.models import Report
 from reports.pagination import LaravelPagination
-from reports.serializers import ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
+from reports.serializers import (
+    ReportCreateFormSerializer,
+    ReportCreateSerializer,
+    ReportSerializer,
+    ReportUpdateFormSerializer,
+    ReportUpdateSerializer,
+    by_media_type,
+)
 
 from .base import ReportsApiView, envelope
 
@@ -54,6 +61,7 @@ UPDATE_DOC = (
         summary="List reports",
         description="The key owner's reports, 10 a page by default (Laravel's paginated envelope). "
         "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults.",
+        parameters=fallback_parameters(ReportFilterSet),
         responses={200: ReportSerializer(many=True), **ERRORS},
     ),
     retrieve=extend_schema(
@@ -63,19 +71,19 @@ UPDATE_DOC = (
         summary="Create a report",
         description="Analyses the page now and stores the report in the project of the URL's host, "
         "which is made if the owner has none. Answers 201 with `status: 200` in the body, as the reference does.",
-        request=ReportCreateSerializer,
+        request=by_media_type(ReportCreateSerializer, ReportCreateFormSerializer),
         responses={201: _record_schema("ReportCreated"), 422: INVALID, **ERRORS},
     ),
     update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
-        request=ReportUpdateSerializer,
+        request=by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
         responses={200: _record_schema("ReportUpdated"), 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
     partial_update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
-        request=ReportUpdateSerializer,
+        request=by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
         responses={200: _record_schema("ReportPatched"), 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
     destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
