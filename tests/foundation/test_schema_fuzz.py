@@ -6,7 +6,9 @@ operation (about 340 requests in all) and no coverage phase, which alone made 50
 
 import pytest
 import schemathesis
+from django.core import signals
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 from schemathesis.config import SchemathesisConfig
@@ -29,6 +31,16 @@ FUZZ_SETTINGS = settings(
     deadline=None,
     suppress_health_check=list(HealthCheck),
 )
+
+
+@pytest.fixture(autouse=True)
+def _keep_test_connection():
+    # As Django's test client does: the handler would close the test's (transaction's) connection.
+    signals.request_started.disconnect(close_old_connections)
+    signals.request_finished.disconnect(close_old_connections)
+    yield
+    signals.request_started.connect(close_old_connections)
+    signals.request_finished.connect(close_old_connections)
 
 
 @pytest.fixture(autouse=True)
