@@ -36,7 +36,8 @@ run: $(VENV)/.installed-run .secret_key
 	$(PY) manage.py create_demo_user && \
 	echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)" && \
 	exec $(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
-		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log
+		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log \
+		--respawn-failed-workers --respawn-interval 1
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
