@@ -6,9 +6,9 @@ from django.template.loader import render_to_string
 from django.utils.safestring import SafeString
 
 from common.admin import ApiKeyAdmin
-
-from . import presentation, services
-from .models import ApiKey, Project, Report
+from reports import presentation, services
+from reports.errors import AnalysisFailed
+from reports.models import ApiKey, Project, Report
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 
@@ -73,6 +73,8 @@ class ReportAdmin(admin.ModelAdmin):
         for report in queryset:
             try:
                 services.report_refresh(report=report)
+            except AnalysisFailed as exc:
+                self.message_user(request, f"{report.url}: {exc}", messages.ERROR)
             except ValidationError as exc:
                 self.message_user(request, f"{report.url}: {' '.join(exc.messages)}", messages.ERROR)
             except ObjectNotUpdated:

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 
-from .models import Project, Report
+from reports.models import Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 

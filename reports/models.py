@@ -71,18 +71,27 @@ class ReportQuerySet(models.QuerySet):
         return self.defer("results").annotate(results_text=Cast("results", models.TextField()))
 
 
+# Module level so that Report.Meta's constraints can name them (a nested class cannot see its siblings).
+class ReportResult(models.TextChoices):
+    GOOD = "good", "Good"
+    DECENT = "decent", "Decent"
+    BAD = "bad", "Bad"
+
+
+class ReportPrivacy(models.IntegerChoices):
+    PUBLIC = 0, "Public"
+    PRIVATE = 1, "Private"
+    PASSWORD = 2, "Password"
+
+
 class Report(models.Model):
     """One analysis of one page, kept with its score and every check's result."""
 
-    class Result(models.TextChoices):
-        GOOD = "good", "Good"
-        DECENT = "decent", "Decent"
-        BAD = "bad", "Bad"
-
-    class Privacy(models.IntegerChoices):
-        PUBLIC = 0, "Public"
-        PRIVATE = 1, "Private"
-        PASSWORD = 2, "Password"
+    Result = ReportResult
+    Privacy = ReportPrivacy
+    URL_MAX_LENGTH = 2048
+    # The page password as typed; the stored hash has its own length.
+    PASSWORD_MAX_LENGTH = 128
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -92,7 +101,7 @@ class Report(models.Model):
         db_index=False,
     )
     project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="reports", db_index=False)
-    url = models.CharField(max_length=2048)
+    url = models.CharField(max_length=URL_MAX_LENGTH)
     result = models.CharField(max_length=6, choices=Result.choices)
     score = models.PositiveSmallIntegerField(help_text="0 to 100.")
     results = models.JSONField(default=dict, help_text="Each check's outcome, grouped by category.")
@@ -108,12 +117,11 @@ class Report(models.Model):
     class Meta:
         constraints = [
             models.CheckConstraint(condition=Q(score__lte=100), name="reports_report_score_range"),
+            models.CheckConstraint(condition=Q(result__in=ReportResult.values), name="reports_report_result_valid"),
+            models.CheckConstraint(condition=Q(privacy__in=ReportPrivacy.values), name="reports_report_privacy_valid"),
             models.CheckConstraint(
-                condition=Q(result__in=["good", "decent", "bad"]), name="reports_report_result_valid"
-            ),
-            models.CheckConstraint(condition=Q(privacy__in=[0, 1, 2]), name="reports_report_privacy_valid"),
-            models.CheckConstraint(
-                condition=(Q(privacy=2) & ~Q(password="")) | (~Q(privacy=2) & Q(password="")),
+                condition=(Q(privacy=ReportPrivacy.PASSWORD) & ~Q(password=""))
+                | (~Q(privacy=ReportPrivacy.PASSWORD) & Q(password="")),
                 name="reports_report_password_iff_protected",
                 violation_error_message="A password-protected report needs a password, and only such a report has one.",
             ),

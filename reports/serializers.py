@@ -13,13 +13,10 @@ from django.core.validators import URLValidator
 from rest_framework import serializers
 
 from common.renderers import RawJSON
-
-from .models import Project, Report
+from reports.models import Project, Report
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-URL_MAX_LENGTH = 2048
-PASSWORD_MAX_LENGTH = 128
 
 PRIVACY_HELP = "0 public, 1 private (only the owner, signed in), 2 password-protected."
 INVALID_URL = "The url must be a valid http or https URL."
@@ -122,12 +119,12 @@ class PrivacyField(serializers.ChoiceField):
 class PasswordField(StringField):
     def __init__(self, *, allow_null: bool = True, **kwargs: object) -> None:
         super().__init__(
-            max_length=PASSWORD_MAX_LENGTH,
+            max_length=Report.PASSWORD_MAX_LENGTH,
             trim_whitespace=False,
             allow_blank=True,
             allow_null=allow_null,
             error_messages=_messages(
-                "password", max_length=f"The password may not be greater than {PASSWORD_MAX_LENGTH} characters."
+                "password", max_length=f"The password may not be greater than {Report.PASSWORD_MAX_LENGTH} characters."
             ),
             help_text="The report page's password; required with privacy 2 and ignored otherwise.",
             **kwargs,
@@ -137,8 +134,10 @@ class PasswordField(StringField):
 class ReportCreateSerializer(serializers.Serializer):
     url = StringField(
         min_length=1,  # for the schema: an empty url is answered as a missing one
-        max_length=URL_MAX_LENGTH,
-        error_messages=_messages("url", max_length=f"The url may not be greater than {URL_MAX_LENGTH} characters."),
+        max_length=Report.URL_MAX_LENGTH,
+        error_messages=_messages(
+            "url", max_length=f"The url may not be greater than {Report.URL_MAX_LENGTH} characters."
+        ),
         help_text="The page to analyse: an http or https URL of at most 2048 characters, without credentials.",
     )
     privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC)
@@ -179,23 +178,3 @@ class ReportUpdateSerializer(serializers.Serializer):
         if privacy == Report.Privacy.PASSWORD and not attrs.get("password") and not report.has_password:
             raise serializers.ValidationError({"password": [PASSWORD_REQUIRED]}, code="required")
         return attrs
-
-
-# The same bodies as form fields, for the schema: a form field cannot be null (leave it out instead).
-class ReportCreateFormSerializer(ReportCreateSerializer):
-    privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC, allow_null=False)
-    password = PasswordField(required=False, default="", allow_null=False)
-
-
-class ReportUpdateFormSerializer(ReportUpdateSerializer):
-    privacy = PrivacyField(required=False, allow_null=False)
-    password = PasswordField(required=False, allow_null=False)
-
-
-def by_media_type(json_serializer: type, form_serializer: type) -> dict[str, type]:
-    """A request body declared per media type: JSON may send null, forms may not."""
-    return {
-        "application/json": json_serializer,
-        "application/x-www-form-urlencoded": form_serializer,
-        "multipart/form-data": form_serializer,
-    }

@@ -1,24 +1,24 @@
 """Writes of interface A that run the analysis: every caller (API, admin) goes through here.
 
 The analysis runs before any write and outside any transaction (it fetches a
-page over the network): if it fails, a ValidationError on `url` names the cause
+page over the network): if it fails, AnalysisFailed names the cause
 and nothing is stored or changed.
 """
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from .analysis import AnalysisError, AnalysisResult, analyze
-from .models import Project, Report
+from reports.analysis import AnalysisError, AnalysisResult, analyze
+from reports.errors import AnalysisFailed
+from reports.models import Project, Report
 
 
 def _analyze(url: str) -> AnalysisResult:
     try:
         return analyze(url)
     except AnalysisError as exc:
-        raise ValidationError({"url": [f"The page could not be analysed: {exc}"]}, code="analysis_failed") from exc
+        raise AnalysisFailed(exc) from exc
 
 
 def _apply_analysis(report: Report, analysis: AnalysisResult) -> None:

@@ -2,92 +2,19 @@
 
 from django.db.models import QuerySet
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view, inline_serializer
-from rest_framework import serializers, viewsets
+from rest_framework import viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from reports import services
-from reports.filters import ReportFilterSet, fallback_parameters
+from reports import schema, services
+from reports.filters import ReportFilterSet
 from reports.models import Report
 from reports.pagination import LaravelPagination
-from reports.serializers import (
-    ReportCreateFormSerializer,
-    ReportCreateSerializer,
-    ReportSerializer,
-    ReportUpdateFormSerializer,
-    ReportUpdateSerializer,
-    by_media_type,
-)
-
-from .base import ReportsApiView, envelope
+from reports.serializers import ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
+from reports.views.base import ReportsApiView, envelope
 
 
-def _record_schema(name: str) -> serializers.Serializer:
-    return inline_serializer(name, {"data": ReportSerializer(), "status": serializers.IntegerField(default=200)})
-
-
-ERRORS = {
-    400: OpenApiResponse(description='A body that cannot be parsed: `{"message": "…", "status": 400}`.'),
-    401: OpenApiResponse(description='Missing or unknown key: `{"message": "Unauthenticated."}`.'),
-    429: OpenApiResponse(description='Over REPORTS_RATE_LIMIT a minute per key: `{"message": "Too Many Attempts."}`.'),
-}
-NOT_FOUND = OpenApiResponse(
-    description='Unknown id, or another user\'s report: `{"message": "Resource not found.", "status": 404}`.'
-)
-INVALID = OpenApiResponse(
-    description='`{"message": {"<field>": ["<message>", …]}, "status": 422}`; a page that cannot be analysed '
-    "is reported on `url` and nothing is stored."
-)
-DELETED = inline_serializer(
-    "ReportDeleted",
-    {
-        "id": serializers.IntegerField(),
-        "object": serializers.CharField(default="report"),
-        "deleted": serializers.BooleanField(default=True),
-        "status": serializers.IntegerField(default=200),
-    },
-)
-UPDATE_DOC = (
-    "PUT and PATCH behave alike: every parameter is optional and only those given change. "
-    "`privacy` other than 2 removes the page password; `privacy=2` needs a password unless the report has one. "
-    "`results=1` analyses the URL again (results, score, result and generated_at change); "
-    "if that fails the answer is a 422 and nothing changes."
-)
-
-
-@extend_schema_view(
-    list=extend_schema(
-        summary="List reports",
-        description="The key owner's reports, 10 a page by default (Laravel's paginated envelope). "
-        "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults.",
-        parameters=fallback_parameters(ReportFilterSet),
-        responses={200: ReportSerializer(many=True), **ERRORS},
-    ),
-    retrieve=extend_schema(
-        summary="Show a report", responses={200: _record_schema("ReportShow"), 404: NOT_FOUND, **ERRORS}
-    ),
-    create=extend_schema(
-        summary="Create a report",
-        description="Analyses the page now and stores the report in the project of the URL's host, "
-        "which is made if the owner has none. Answers 201 with `status: 200` in the body, as the reference does.",
-        request=by_media_type(ReportCreateSerializer, ReportCreateFormSerializer),
-        responses={201: _record_schema("ReportCreated"), 422: INVALID, **ERRORS},
-    ),
-    update=extend_schema(
-        summary="Update a report",
-        description=UPDATE_DOC,
-        request=by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
-        responses={200: _record_schema("ReportUpdated"), 404: NOT_FOUND, 422: INVALID, **ERRORS},
-    ),
-    partial_update=extend_schema(
-        summary="Update a report",
-        description=UPDATE_DOC,
-        request=by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
-        responses={200: _record_schema("ReportPatched"), 404: NOT_FOUND, 422: INVALID, **ERRORS},
-    ),
-    destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
-)
+@schema.REPORTS
 class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     serializer_class = ReportSerializer
     pagination_class = LaravelPagination

@@ -1,9 +1,7 @@
 import pytest
-from django.core.cache import caches
 from django.test import Client
 
-from shortener.services import visits
-from shortener.services.links import local_links
+from shortener import fastpath
 
 ADMIN_PASSWORD = "toto"
 JSON = {"_format": "json"}
@@ -38,28 +36,10 @@ def admin_mode_client(alice_client, admin_password) -> Client:
 
 
 @pytest.fixture(autouse=True)
-def _clear_shortener_cache(settings, monkeypatch):
-    # A background preload would read through its own connection, outside the test's
-    # transaction; test_link_cache.py calls preload() itself.
-    settings.SHORTENER_CACHE_PRELOAD = 0
-    # Likewise the version watcher: tests call local_links.check_version() themselves.
-    monkeypatch.setattr(local_links, "start", lambda: None)
-    # Cached lookups and seen visitors must not leak from one test into the next.
-    caches["shortener"].clear()
-    local_links.clear()
-    yield
-    caches["shortener"].clear()
-    local_links.clear()
-
-
-@pytest.fixture(autouse=True)
-def _visit_buffer(monkeypatch):
-    # Visits are buffered as in production, and tests flush them (visits_flush) before
-    # reading counters: a background flusher would write through its own connection,
-    # outside the test's transaction. test_visit_buffer.py runs the real one.
-    monkeypatch.setattr(visits.buffer, "start_flusher", lambda: None)
-    visits.buffer.discard()
-    visits.seen.clear()
-    yield
-    visits.buffer.discard()
-    visits.seen.clear()
+def _fastpath_isolated():
+    # Lookups and visits go through the fast path as in production, without its threads:
+    # their own connections cannot see the test's transaction. Tests flush visits
+    # (flush_visits) before reading counters; test_link_cache.py and test_visit_buffer.py
+    # run the threads of instances of their own.
+    with fastpath.isolated():
+        yield
