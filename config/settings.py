@@ -101,8 +101,16 @@ DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# Seconds to wait for Redis before answering without it (common/cache.py: Redis is optional at run time).
+REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5, minimum=0.01)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "common.cache.DegradingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -279,6 +287,11 @@ SHORTENER_CACHE_PRELOAD = env_int("SHORTENER_CACHE_PRELOAD", 50_000, minimum=0)
 # Code → link lookups shared between processes, which only Redis can do: each process keeps
 # its own copies anyway, and a second per-process copy could not be cleared from elsewhere.
 if REDIS_URL:
-    CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
+    # Without Redis nothing stands in: a per-process copy here could not be cleared from elsewhere.
+    CACHES["shortener"] = {
+        **CACHES["default"],
+        "KEY_PREFIX": "shortener",
+        "OPTIONS": {**CACHES["default"]["OPTIONS"], "STAND_IN": "none"},
+    }
 else:
     CACHES["shortener"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}
