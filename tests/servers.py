@@ -56,10 +56,26 @@ def manage(env: dict[str, str], *args: str) -> str:
     return result.stdout
 
 
+def static_is_stale() -> bool:
+    manifest = BASE_DIR / "staticfiles" / "staticfiles.json"
+    if not manifest.exists():
+        return True
+    sources = [path for pattern in ("static/**/*", "*/static/**/*") for path in BASE_DIR.glob(pattern)]
+    return any(path.stat().st_mtime > manifest.stat().st_mtime for path in sources if path.is_file())
+
+
 class Server:
     """granian with `workers` workers, respawning failed ones as `make run` does."""
 
+    static_collected = False
+
     def __init__(self, env: dict[str, str], *, workers: int = 2, threads: int = 2) -> None:
+        if not Server.static_collected:
+            # As `make run`: pages name their static files through collectstatic's manifest
+            # (compressing them all takes most of a minute, so only when ours changed).
+            if static_is_stale():
+                manage(env, "collectstatic", "--noinput", "-v0")
+            Server.static_collected = True
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = open(BASE_DIR / f".server-{self.port}.log", "w+b")  # noqa: SIM115 (closed in stop())
