@@ -1,10 +1,17 @@
 """Analyses on the tasks framework: queued in the database, run by the worker, exactly once."""
 
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
+from django.db import connection
+from django.tasks import task_backends
 from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from rest_framework import status
@@ -15,6 +22,7 @@ from reports.models import Report
 from tests.reports.api.conftest import _client_with_key
 from tests.reports.factories import ReportFactory
 
+PROJECT_DIR = Path(__file__).resolve().parents[2]
 URL = "/api/v1/reports"
 DATABASE_BACKEND = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 NEVER_RUN_BACKEND = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
@@ -251,3 +259,94 @@ def test_a_long_analysis_renews_its_lease(test_site, settings):
 
     # Renewed after 0.5 s: the lease now ends later than the first one (started + 1.5 s).
     assert leases[0] > started + timedelta(seconds=1.5)
+
+
+def start_worker_process(*, threads: int = 1) -> subprocess.Popen:
+    """`manage.py analysis_worker` in its own process, on the test database."""
+    database = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+        "TASKS_BACKEND": "database",
+        "REPORTS_ALLOW_PRIVATE_NETWORKS": "1",
+        "REPORTS_ANALYSIS_LEASE": "2",
+    }
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "analysis_worker", f"--threads={threads}", "--interval=0.1"],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_analysis_loses_nothing_and_each_analysis_completes_once(owner_client, test_site, settings):
+    settings.TASKS = DATABASE_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    slow = owner_client.post(URL, {"url": test_site.url("/slow?delay=2")}).json()["data"]["id"]
+    waiting = owner_client.post(URL, {"url": test_site.url("/good")}).json()["data"]["id"]
+    first = start_worker_process(threads=1)
+    try:
+        wait_for_status(slow, "running")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    assert Report.objects.get(pk=waiting).status == Report.Status.QUEUED
+
+    second = start_worker_process(threads=1)
+    try:
+        reports = [wait_for_status(report_id, "done", timeout=60) for report_id in (slow, waiting)]
+    finally:
+        second.terminate()
+        second.wait(timeout=30)
+
+    assert [r.analysis_run for r in reports] == [2, 1]  # the killed run was queued again once
+    assert all(r.results["seo"]["title"]["passed"] for r in reports)
+    outcomes = sorted(DBTaskResult.objects.filter(status="SUCCESSFUL").values_list("return_value", flat=True))
+    assert outcomes == ["done", "done"]
+
+
+@pytest.fixture
+def rq_settings(settings):
+    """The RQ backend on this project's Redis database for tests (REDIS_TEST_URL), emptied around the test."""
+    import django_rq
+    import redis
+
+    url = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/5")
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.ConnectionError:
+        pytest.skip(f"no Redis at {url} (set REDIS_TEST_URL)")
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
+    settings.RQ_QUEUES = {"default": {"URL": url}}
+    settings.RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
+    settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "django_rq"]
+    django_rq.get_connection("default").flushdb()
+    yield
+    django_rq.get_connection("default").flushdb()
+
+
+@pytest.mark.django_db
+def test_analyses_queued_on_redis_are_run_by_an_rq_worker_exactly_once(owner_client, test_site, settings, rq_settings):
+    import django_rq
+    from rq import SimpleWorker
+
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    report_id = response.json()["data"]["id"]
+    queue = django_rq.get_queue("default")
+    assert queue.count == 1
+    first_id = queue.job_ids[0]
+    duplicate = tasks.analyze_report.enqueue(report_id, 1)  # the same analysis delivered twice
+
+    # In this process (SimpleWorker does not fork), so it shares the test's database transaction.
+    django_rq.get_worker("default", worker_class=SimpleWorker).work(burst=True)
+
+    report = Report.objects.get(pk=report_id)
+    assert report.status == Report.Status.DONE
+    assert report.results["seo"]["title"]["passed"] is True
+    outcomes = [task_backends["default"].get_result(job_id).return_value for job_id in (first_id, duplicate.id)]
+    assert outcomes == ["done", "skipped"]
