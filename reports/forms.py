@@ -1,6 +1,6 @@
 from django import forms
 
-from .serializers import PASSWORD_MAX_LENGTH
+from reports.models import Report
 
 
 class ReportPasswordForm(forms.Form):
@@ -8,7 +8,7 @@ class ReportPasswordForm(forms.Form):
 
     password = forms.CharField(
         label="Password",
-        max_length=PASSWORD_MAX_LENGTH,
+        max_length=Report.PASSWORD_MAX_LENGTH,
         strip=False,
         widget=forms.PasswordInput(attrs={"autofocus": True}),
     )

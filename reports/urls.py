@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import pages
+from reports.views import pages
 
 app_name = "reports"
 
