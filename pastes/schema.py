@@ -2,6 +2,7 @@
 
 from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -38,6 +39,16 @@ class PasteKeyAuthenticationScheme(OpenApiAuthenticationExtension):
             "description": "The pastes API key as the whole header value (`Authorization: pst_…`); "
             "a leading `Bearer ` is tolerated. An unknown or revoked key is a 401 on every endpoint.",
         }
+
+
+class StrictCharFieldSchema(OpenApiSerializerFieldExtension):
+    """A StrictCharField refuses NUL (PostgreSQL cannot store it): the schema's pattern says so."""
+
+    target_class = "pastes.serializers.StrictCharField"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "pattern": "^[^\\u0000]*$"}
 
 
 class LabelChoiceFieldSchema(OpenApiSerializerFieldExtension):

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.checks import negative_data_rejection, positive_data_acceptance
 from schemathesis.config import SchemathesisConfig
 
-from reports import services
+from reports import tasks
 from reports.analysis import AnalysisResult
 from reports.models import ApiKey as ReportsApiKey
 from tests.pastes.factories import issue_key
@@ -49,7 +49,7 @@ def _no_fetching(monkeypatch):
     def analyze(url: str) -> AnalysisResult:
         return AnalysisResult(url=url, final_url=url, score=50, rating="decent", results={}, timing={})
 
-    monkeypatch.setattr(services, "analyze", analyze)
+    monkeypatch.setattr(tasks, "analyze", analyze)
 
 
 @pytest.fixture
