@@ -3,6 +3,8 @@
 Cookies belong to a host, not a port, so one HTTP client carries the same session to both.
 """
 
+import subprocess
+import sys
 import time
 
 import httpx
@@ -11,8 +13,11 @@ import redis
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
+from reports.models import ApiKey as ReportsApiKey
+from reports.models import Report
 from shortener.models import ShortLink
-from tests.servers import RedisServer, Server, served_database_url, server_env
+from tests.reports.testsite import TestSite
+from tests.servers import BASE_DIR, RedisServer, Server, served_database_url, server_env
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -40,6 +45,10 @@ def servers(django_db_setup, django_db_blocker, redis_server):
         SHORTENER_ADMINPWD=ADMIN_PASSWORD,
         SHORTENER_LOGIN_RATE_LIMIT=str(LOGIN_LIMIT),
         SHORTENER_ADMIN_MAX_BAD_PASSWORDS=str(MAX_BAD_PASSWORDS),
+        # Analyses go to the worker below; the servers answer 202 at once.
+        TASKS_BACKEND="database",
+        REPORTS_ANALYSIS_WAIT="0",
+        REPORTS_ALLOW_PRIVATE_NETWORKS="1",
     )
     first = Server(env, workers=1)
     try:
@@ -50,6 +59,31 @@ def servers(django_db_setup, django_db_blocker, redis_server):
     yield first, second
     first.stop()
     second.stop()
+
+
+@pytest.fixture(scope="module")
+def analysis_worker(servers):
+    """`manage.py analysis_worker`, as make run starts it beside the servers."""
+    from django.db import connection
+
+    env = server_env(served_database_url(connection), TASKS_BACKEND="database", REPORTS_ALLOW_PRIVATE_NETWORKS="1")
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "analysis_worker", "--threads=2", "--interval=0.1"],
+        cwd=BASE_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    yield process
+    process.terminate()
+    process.wait(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def site():
+    site = TestSite()
+    yield site
+    site.close()
 
 
 @pytest.fixture(autouse=True)
@@ -129,3 +163,24 @@ def test_an_admin_ban_earned_on_both_servers_holds_on_both(servers, alice, brows
 
     assert wrong == [403] * MAX_BAD_PASSWORDS
     assert right_on_each == [429, 429]
+
+
+def test_an_analysis_queued_through_either_server_runs_exactly_once(servers, analysis_worker, site, alice):
+    _, key = ReportsApiKey.issue(user=alice)
+    headers = {"Authorization": f"Bearer {key}", "Accept": "application/json"}
+    pages = ["/good?via=first", "/good?via=second"]
+
+    queued = [
+        httpx.post(f"{server.url}/api/v1/reports", data={"url": site.url(page)}, headers=headers, timeout=10)
+        for server, page in zip(servers, pages, strict=True)
+    ]
+    ids = [response.json()["data"]["id"] for response in queued]
+    deadline = time.monotonic() + 60
+    while Report.objects.filter(pk__in=ids).exclude(status=Report.Status.DONE).exists():
+        assert time.monotonic() < deadline, list(Report.objects.filter(pk__in=ids).values("status", "error"))
+        time.sleep(0.1)
+
+    assert [response.status_code for response in queued] == [202, 202]
+    assert [report.analysis_run for report in Report.objects.filter(pk__in=ids)] == [1, 1]
+    # Each page was fetched by one analysis only.
+    assert [site.requests().count(("GET", page)) for page in pages] == [1, 1]
