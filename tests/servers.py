@@ -9,8 +9,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from contextlib import closing
+from contextlib import closing, suppress
 from pathlib import Path
 
 import httpx
@@ -173,3 +174,51 @@ def served_database_url(connection) -> str:
     """The URL of the test database, for servers in other processes (PostgreSQL only)."""
     params = connection.settings_dict
     return f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+
+
+class CuttableProxy:
+    """A TCP proxy to `target` (PostgreSQL) that the test can cut, like a network failure, and restore."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self.restore()
+
+    def restore(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        """Refuse new connections and break every open one."""
+        # shutdown() first: a bare close() leaves the socket listening for the thread blocked in accept().
+        with suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        with self._lock:
+            for sock in self._sockets:
+                with suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self._sockets.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            upstream = socket.create_connection(self.target)
+            with self._lock:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)
