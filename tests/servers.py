@@ -9,6 +9,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from contextlib import closing, suppress
@@ -79,7 +80,7 @@ class Server:
             Server.static_collected = True
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = open(BASE_DIR / f".server-{self.port}.log", "w+b")  # noqa: SIM115 (closed in stop())
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
         self.process = subprocess.Popen(
             [
                 str(GRANIAN),
@@ -139,7 +140,6 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
-        Path(self.log.name).unlink(missing_ok=True)
 
 
 class RedisServer:
