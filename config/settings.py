@@ -322,7 +322,7 @@ SHORTENER_CACHE_PRELOAD = env_int("SHORTENER_CACHE_PRELOAD", 50_000, minimum=0)
 # Code → link lookups shared between processes, which only Redis can do: each process keeps
 # its own copies anyway, and a second per-process copy could not be cleared from elsewhere.
 if REDIS_URL:
-    # Without Redis nothing stands in: a per-process copy here could not be cleared from elsewhere.
+    # While Redis is unreachable nothing stands in for it here (common/cache.py), for the same reason.
     CACHES["shortener"] = {
         **CACHES["default"],
         "KEY_PREFIX": "shortener",

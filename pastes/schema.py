@@ -56,7 +56,7 @@ class LabelChoiceFieldSchema(OpenApiSerializerFieldExtension):
 
     target_class = "pastes.serializers.LabelChoiceField"
 
-    def map_serializer_field(self, auto_schema: object, direction: str) -> dict:
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
         return {"type": "string", "enum": list(self.target.allowed)}
 
 
