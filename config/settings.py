@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks_db",
     "reports",
     "pastes",
     "shortener",
@@ -101,10 +102,42 @@ DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# Seconds to wait for Redis before answering without it (common/cache.py: Redis is optional at run time).
+REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5, minimum=0.01)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "common.cache.DegradingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Background tasks (the reports' analyses) ------------------------------
+
+# Django's tasks framework. "database" (default) keeps the queue in the database above
+# and runs it with `manage.py analysis_worker` (make run starts one); "rq" queues on
+# Redis (REDIS_URL) for workers on other machines (`manage.py rqworker default`);
+# "immediate" runs each analysis inside the request that asks for it (tests, debugging).
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "rq": "django_tasks_rq.RQBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+TASKS_BACKEND = env_str("TASKS_BACKEND", "database").lower()
+if TASKS_BACKEND not in TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(TASK_BACKENDS)}, not {TASKS_BACKEND!r}.")
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASKS_BACKEND]}}
+if TASKS_BACKEND == "rq":
+    if not REDIS_URL:
+        raise ImproperlyConfigured("TASKS_BACKEND=rq needs REDIS_URL.")
+    INSTALLED_APPS.append("django_rq")
+    # RQ kills a job that runs longer than this; an analysis is bounded far below it.
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
+    # Workers run the jobs as django.tasks tasks (recording their results for the backend).
+    RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
 
 # --- Auth, sessions, security ---------------------------------------------
 
@@ -173,7 +206,7 @@ LOGGING = {
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "common.parsers.StrictJSONParser",
         "rest_framework.parsers.FormParser",
     ],
     # Each interface names its own authentication and permissions on its views.
@@ -193,6 +226,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # PATCH bodies as declared: PATCH /pastes/edit/{id} requires `id` (no "Patched…" copy with nothing required).
+    "COMPONENT_SPLIT_PATCH": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pastes.schema.closed_request_bodies",
+    ],
 }
 
 # --- Client addresses and rate limits (shared) ----------------------------
@@ -216,6 +255,16 @@ REPORTS_RATE_PERIOD = env_int("REPORTS_RATE_PERIOD", 60, minimum=1)
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")
 REPORTS_IMPORTANCE_WEIGHTS = env_str("REPORTS_IMPORTANCE_WEIGHTS")  # {"high": 10, "medium": 5, "low": 0}
 REPORTS_RATING_BANDS = env_str("REPORTS_RATING_BANDS")  # lowest score for each rating: {"good": 80, "decent": 50}
+# POST /api/v1/reports (and PUT with results=1) waits this long for the analysis before it
+# answers 202 with a Location to poll; at most REPORTS_ANALYSIS_WAIT_SLOTS requests of each
+# server process wait at once, so analyses never hold more than that share of its threads.
+REPORTS_ANALYSIS_WAIT = env_float("REPORTS_ANALYSIS_WAIT", 5.0, minimum=0)
+REPORTS_ANALYSIS_WAIT_SLOTS = env_int("REPORTS_ANALYSIS_WAIT_SLOTS", 1, minimum=0)
+# A running analysis renews its lease every third of this; one whose worker died (lease
+# passed) is queued again by any worker within about this long.
+REPORTS_ANALYSIS_LEASE = env_float("REPORTS_ANALYSIS_LEASE", 30.0, minimum=1)
+# Analyses run at once by one `analysis_worker` process (they mostly wait on the network).
+REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
 # Password attempts on one password-protected report page, per client address.
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
 REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)
@@ -291,6 +340,11 @@ SHORTENER_CACHE_PRELOAD = env_int("SHORTENER_CACHE_PRELOAD", 50_000, minimum=0)
 # Code → link lookups shared between processes, which only Redis can do: each process keeps
 # its own copies anyway, and a second per-process copy could not be cleared from elsewhere.
 if REDIS_URL:
-    CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
+    # While Redis is unreachable nothing stands in for it here (common/cache.py), for the same reason.
+    CACHES["shortener"] = {
+        **CACHES["default"],
+        "KEY_PREFIX": "shortener",
+        "OPTIONS": {**CACHES["default"]["OPTIONS"], "STAND_IN": "none"},
+    }
 else:
     CACHES["shortener"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}

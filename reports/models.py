@@ -78,6 +78,15 @@ class ReportResult(models.TextChoices):
     BAD = "bad", "Bad"
 
 
+class ReportStatus(models.TextChoices):
+    """Where the report's analysis is (reports/tasks.py)."""
+
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
 class ReportPrivacy(models.IntegerChoices):
     PUBLIC = 0, "Public"
     PRIVATE = 1, "Private"
@@ -85,8 +94,15 @@ class ReportPrivacy(models.IntegerChoices):
 
 
 class Report(models.Model):
-    """One analysis of one page, kept with its score and every check's result."""
+    """One analysis of one page, kept with its score and every check's result.
 
+    The analysis runs on a task worker (reports/tasks.py). Until the first one is
+    done, `result`, `score`, `results` and `generated_at` are empty; a re-run keeps
+    the previous ones until it is done, and a failed one keeps them and says why in
+    `error`.
+    """
+
+    Status = ReportStatus
     Result = ReportResult
     Privacy = ReportPrivacy
     URL_MAX_LENGTH = 2048
@@ -102,13 +118,21 @@ class Report(models.Model):
     )
     project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="reports", db_index=False)
     url = models.CharField(max_length=URL_MAX_LENGTH)
-    result = models.CharField(max_length=6, choices=Result.choices)
-    score = models.PositiveSmallIntegerField(help_text="0 to 100.")
-    results = models.JSONField(default=dict, help_text="Each check's outcome, grouped by category.")
+    result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
+    score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
+    results = models.JSONField(default=dict, blank=True, help_text="Each check's outcome, grouped by category.")
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.QUEUED)
+    error = models.TextField(blank=True, default="", help_text="Why the last analysis failed.")
+    # Each analysis queued for the report gets the next number; a task runs only the
+    # latest one, so a duplicate or superseded task does nothing (reports/tasks.py).
+    analysis_run = models.PositiveIntegerField(default=0)
+    # A running analysis renews this while it runs; past it, its worker is taken for dead
+    # and the analysis is queued again.
+    lease_until = models.DateTimeField(null=True, blank=True)
     privacy = models.PositiveSmallIntegerField(choices=Privacy.choices, default=Privacy.PUBLIC)
     # A password hash (django.contrib.auth.hashers), set only while privacy is PASSWORD.
     password = models.CharField(max_length=128, blank=True, default="")
-    generated_at = models.DateTimeField()
+    generated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -116,8 +140,19 @@ class Report(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(score__lte=100), name="reports_report_score_range"),
-            models.CheckConstraint(condition=Q(result__in=ReportResult.values), name="reports_report_result_valid"),
+            models.CheckConstraint(
+                condition=Q(score__isnull=True) | Q(score__lte=100), name="reports_report_score_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(result__in=["", *ReportResult.values]), name="reports_report_result_valid"
+            ),
+            models.CheckConstraint(condition=Q(status__in=ReportStatus.values), name="reports_report_status_valid"),
+            models.CheckConstraint(
+                condition=~Q(status=ReportStatus.DONE)
+                | (Q(score__isnull=False, generated_at__isnull=False) & ~Q(result="")),
+                name="reports_report_done_has_result",
+                violation_error_message="A done report has a score, a result and generated_at.",
+            ),
             models.CheckConstraint(condition=Q(privacy__in=ReportPrivacy.values), name="reports_report_privacy_valid"),
             models.CheckConstraint(
                 condition=(Q(privacy=ReportPrivacy.PASSWORD) & ~Q(password=""))
@@ -136,6 +171,12 @@ class Report(models.Model):
             # No index for sort_by=url: a 2048-character URL can exceed a B-tree entry's size limit.
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
+            # requeue_stale_analyses(): running analyses whose lease has passed.
+            models.Index(
+                fields=["status", "lease_until"],
+                condition=Q(status__in=[ReportStatus.QUEUED, ReportStatus.RUNNING]),
+                name="reports_report_unfinished",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -148,6 +189,10 @@ class Report(models.Model):
         # Not expressible as a constraint: the database cannot compare across the foreign key.
         if self.project_id is not None and self.project.owner_id != self.owner_id:
             raise ValidationError({"project": "A report belongs to a project of its own owner."})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
 
     @property
     def has_password(self) -> bool:

@@ -2,10 +2,25 @@
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view, inline_serializer
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
 from rest_framework import serializers
 
-from reports.serializers import ProjectSerializer, ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
+from reports.filters import ProjectFilterSet, ReportFilterSet, fallback_parameters
+from reports.models import Report
+from reports.serializers import (
+    PasswordField,
+    PrivacyField,
+    ProjectSerializer,
+    ReportCreateSerializer,
+    ReportSerializer,
+    ReportUpdateSerializer,
+)
 
 
 class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
@@ -21,6 +36,25 @@ class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
             "description": "A reports API key (rpt_…), issued in the admin or by "
             "`manage.py create_api_key --interface reports`.",
         }
+
+
+# The same bodies as form fields: a form field cannot be null (leave it out instead).
+class ReportCreateFormSerializer(ReportCreateSerializer):
+    privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC, allow_null=False)
+    password = PasswordField(required=False, default="", allow_null=False)
+
+
+class ReportUpdateFormSerializer(ReportUpdateSerializer):
+    privacy = PrivacyField(required=False, allow_null=False)
+    password = PasswordField(required=False, allow_null=False)
+
+
+def _by_media_type(json_serializer: type, form_serializer: type) -> dict[str, type]:
+    return {
+        "application/json": json_serializer,
+        "application/x-www-form-urlencoded": form_serializer,
+        "multipart/form-data": form_serializer,
+    }
 
 
 def _record_schema(name: str) -> serializers.Serializer:
@@ -39,8 +73,29 @@ NOT_FOUND = OpenApiResponse(
     description='Unknown id, or another user\'s report: `{"message": "Resource not found.", "status": 404}`.'
 )
 INVALID = OpenApiResponse(
-    description='`{"message": {"<field>": ["<message>", …]}, "status": 422}`; a page that cannot be analysed '
-    "is reported on `url` and nothing is stored."
+    description='`{"message": {"<field>": ["<message>", …]}, "status": 422}`; a page whose analysis failed within '
+    "the wait is reported on `url` (a new report is then not kept; a re-run leaves the report with status "
+    "`failed`, its cause in `error` and its last results)."
+)
+ACCEPTED_DOC = (
+    "The analysis runs on a task worker. If it finishes within REPORTS_ANALYSIS_WAIT seconds (5 by default) and "
+    "a waiting slot of the server process is free (REPORTS_ANALYSIS_WAIT_SLOTS), the answer has the finished "
+    "report; otherwise it is **202** with the report as it is now (`data.status` `queued` or `running`, "
+    "`status: 202` in the body) and a `Location` header with its URL: GET it until `data.status` is `done` or "
+    "`failed` (then `data.error` says why)."
+)
+LOCATION = OpenApiParameter(
+    "Location",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    response=[202],
+    description="The report's URL, to GET until `data.status` is `done` or `failed`.",
+)
+ACCEPTED = OpenApiResponse(
+    description="The analysis is still queued or running: the report as it is now, and `Location` to poll.",
+    response=inline_serializer(
+        "ReportAccepted", {"data": ReportSerializer(), "status": serializers.IntegerField(default=202)}
+    ),
 )
 DELETED = inline_serializer(
     "ReportDeleted",
@@ -54,15 +109,20 @@ DELETED = inline_serializer(
 UPDATE_DOC = (
     "PUT and PATCH behave alike: every parameter is optional and only those given change. "
     "`privacy` other than 2 removes the page password; `privacy=2` needs a password unless the report has one. "
-    "`results=1` analyses the URL again (results, score, result and generated_at change); "
-    "if that fails the answer is a 422 and nothing changes."
+    "`results=1` analyses the URL again (results, score, result and generated_at change once it is done); "
+    "it answers like a create: 200 with the finished report, 202 while it is queued or running, "
+    "422 if it failed within the wait (the report keeps its last results, with status `failed`)."
 )
 
 REPORTS = extend_schema_view(
     list=extend_schema(
         summary="List reports",
         description="The key owner's reports, 10 a page by default (Laravel's paginated envelope). "
-        "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults.",
+        "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults. "
+        "Reports whose analysis is not done yet are listed too, with their `status`; until their first analysis "
+        "is done, `result`, `score` and `generated_at` are null and `results` is `{}`. The `result` filter and "
+        "`sort_by=result` use the last analysis that was done.",
+        parameters=fallback_parameters(ReportFilterSet),
         responses={200: ReportSerializer(many=True), **ERRORS},
     ),
     retrieve=extend_schema(
@@ -70,22 +130,26 @@ REPORTS = extend_schema_view(
     ),
     create=extend_schema(
         summary="Create a report",
-        description="Analyses the page now and stores the report in the project of the URL's host, "
-        "which is made if the owner has none. Answers 201 with `status: 200` in the body, as the reference does.",
-        request=ReportCreateSerializer,
-        responses={201: _record_schema("ReportCreated"), 422: INVALID, **ERRORS},
+        description="Stores the report in the project of the URL's host, which is made if the owner has none, "
+        "and analyses the page. Answers 201 with the finished report and `status: 200` in the body, as the "
+        "reference does. " + ACCEPTED_DOC,
+        request=_by_media_type(ReportCreateSerializer, ReportCreateFormSerializer),
+        parameters=[LOCATION],
+        responses={201: _record_schema("ReportCreated"), 202: ACCEPTED, 422: INVALID, **ERRORS},
     ),
     update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
-        request=ReportUpdateSerializer,
-        responses={200: _record_schema("ReportUpdated"), 404: NOT_FOUND, 422: INVALID, **ERRORS},
+        request=_by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
+        parameters=[LOCATION],
+        responses={200: _record_schema("ReportUpdated"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
     partial_update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
-        request=ReportUpdateSerializer,
-        responses={200: _record_schema("ReportPatched"), 404: NOT_FOUND, 422: INVALID, **ERRORS},
+        request=_by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
+        parameters=[LOCATION],
+        responses={200: _record_schema("ReportPatched"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
     destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
 )
@@ -96,6 +160,7 @@ PROJECTS = extend_schema_view(
         summary="List projects",
         description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "
         "Unusable values of search_by, sort_by, sort, per_page and page fall back to their defaults.",
+        parameters=fallback_parameters(ProjectFilterSet),
         responses={200: ProjectSerializer(many=True), **ERRORS},
     ),
     destroy=extend_schema(

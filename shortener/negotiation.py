@@ -16,7 +16,6 @@ to skip the token, while scripts (curl, API clients) need no token. The session
 cookie is SameSite=Lax, so cross-site POSTs never carry a session anyway.
 """
 
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -26,6 +25,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
+from common import parsers
 from shortener import messages
 from shortener.errors import JSON_TYPE, Failure, failure_response
 from shortener.tokens import authenticate_token, has_token, presented_token
@@ -92,8 +92,8 @@ def request_data(request: HttpRequest) -> dict[str, str]:
 
 def _json_object(request: HttpRequest) -> dict[str, str]:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        data = parsers.loads(request.body or b"{}")
+    except parsers.MalformedJSON:
         raise Failure(messages.BAD_JSON) from None
     if not isinstance(data, dict):
         raise Failure(messages.BAD_JSON)

@@ -1,12 +1,14 @@
 """/api/v1/reports: list, show, create, update and delete the key owner's reports."""
 
 from django.db.models import QuerySet
+from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import viewsets
+from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from reports import schema, services
+from reports import schema, services, tasks
 from reports.filters import ReportFilterSet
 from reports.models import Report
 from reports.pagination import LaravelPagination
@@ -41,7 +43,10 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
         params = ReportCreateSerializer(data=request.data)
         params.is_valid(raise_exception=True)
         report = services.report_create(owner=request.user, **params.validated_data)
-        return Response(envelope(self.get_serializer(report).data), status=201)
+        report = tasks.wait_for_analysis(report)
+        if report.status == Report.Status.FAILED:
+            services.report_discard(report=report)
+        return self._analysis_response(report, finished_status=201)
 
     def update(self, request: Request, *args: object, **kwargs: object) -> Response:
         report = self.get_object()
@@ -53,7 +58,19 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
             password=params.validated_data.get("password"),
             rerun=params.validated_data["results"],
         )
+        if params.validated_data["results"]:
+            return self._analysis_response(tasks.wait_for_analysis(report), finished_status=200)
         return Response(envelope(self.get_serializer(report).data))
+
+    def _analysis_response(self, report: Report, *, finished_status: int) -> Response:
+        """The finished report, the cause of a failed analysis (422), or 202 with where to poll."""
+        if report.status == Report.Status.FAILED:
+            raise ValidationError({"url": [report.error]})
+        data = envelope(self.get_serializer(report).data)
+        if report.status == Report.Status.DONE:
+            return Response(data, status=finished_status)
+        location = self.request.build_absolute_uri(reverse("reports-api:report-detail", args=[report.pk]))
+        return Response({**data, "status": 202}, status=202, headers={"Location": location})
 
     def partial_update(self, request: Request, *args: object, **kwargs: object) -> Response:
         return self.update(request, *args, **kwargs)
