@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from .fetch import Fetched
-from .html import Decoded, ParsedPage
+from reports.analysis.fetch import Fetched
+from reports.analysis.html import Decoded, ParsedPage
 
 
 @dataclass(frozen=True)

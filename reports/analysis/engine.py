@@ -4,14 +4,14 @@ import time
 
 import httpx
 
-from . import config, scoring
-from .checks import run_checks
-from .context import Context
-from .errors import AnalysisError
-from .fetch import Fetcher
-from .html import content_type_charset, decode, parse
-from .result import AnalysisResult
-from .subrequests import gather
+from reports.analysis import config, scoring
+from reports.analysis.checks import run_checks
+from reports.analysis.context import Context
+from reports.analysis.errors import AnalysisError
+from reports.analysis.fetch import Fetcher
+from reports.analysis.html import content_type_charset, decode, parse
+from reports.analysis.result import AnalysisResult
+from reports.analysis.subrequests import gather
 
 
 def analyze(url: str) -> AnalysisResult:

@@ -17,9 +17,9 @@ import httpcore
 import httpx
 from django.conf import settings
 
-from . import netguard
-from .decoding import SUPPORTED_ENCODINGS, BoundedDecoder
-from .errors import AnalysisError
+from reports.analysis import netguard
+from reports.analysis.decoding import SUPPORTED_ENCODINGS, BoundedDecoder
+from reports.analysis.errors import AnalysisError
 
 HTML_CONTENT_TYPES = {"text/html", "application/xhtml+xml"}
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}

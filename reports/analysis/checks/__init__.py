@@ -1,8 +1,8 @@
 """The checks, one module per category, in the order reports show them."""
 
-from ..context import Context
-from . import misc, performance, security, seo
-from .base import Category
+from reports.analysis.checks import misc, performance, security, seo
+from reports.analysis.checks.base import Category
+from reports.analysis.context import Context
 
 CATEGORIES: list[Category] = [seo.category, performance.category, security.category, misc.category]
 

@@ -4,7 +4,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..context import Context
+from reports.analysis.context import Context
 
 HIGH, MEDIUM, LOW = "high", "medium", "low"
 

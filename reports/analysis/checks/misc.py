@@ -2,9 +2,9 @@
 
 import json
 
-from ..context import Context, Probe
-from ..html import url_host
-from .base import LOW, MEDIUM, Category, Outcome, capped, directives, limit
+from reports.analysis.checks.base import LOW, MEDIUM, Category, Outcome, capped, directives, limit
+from reports.analysis.context import Context, Probe
+from reports.analysis.html import url_host
 
 category = Category("miscellaneous")
 

@@ -2,8 +2,8 @@
 
 from urllib.parse import urlsplit
 
-from ..context import Context
-from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
+from reports.analysis.checks.base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
+from reports.analysis.context import Context
 
 category = Category("performance")
 

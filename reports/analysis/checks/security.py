@@ -2,8 +2,8 @@
 
 import re
 
-from ..context import Context
-from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, directives
+from reports.analysis.checks.base import HIGH, LOW, MEDIUM, Category, Outcome, capped, directives
+from reports.analysis.context import Context
 
 category = Category("security")
 

@@ -6,10 +6,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.conf import settings
 
-from ..context import Context
-from ..html import WORD_RE
-from ..robots import parse_robots
-from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
+from reports.analysis.checks.base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
+from reports.analysis.context import Context
+from reports.analysis.html import WORD_RE
+from reports.analysis.robots import parse_robots
 
 category = Category("seo")
 
