@@ -30,7 +30,8 @@ def analyze(url: str) -> AnalysisResult:
         fetcher.close()
     context = Context(url, document, decoded, page, resources, config.thresholds())
     results = run_checks(context)
-    score = scoring.score(results, config.importance_weights())
+    bands = config.rating_bands()
+    score = scoring.score(results, config.importance_weights(), bands)
     timing = {
         "ttfb_ms": document.ttfb_ms,
         "total_ms": document.total_ms,
@@ -42,7 +43,7 @@ def analyze(url: str) -> AnalysisResult:
         url=url,
         final_url=document.url,
         score=score,
-        rating=scoring.rating(score, config.rating_bands()),
+        rating=scoring.rating(score, bands),
         results=results,
         timing=timing,
     )

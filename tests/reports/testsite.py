@@ -52,7 +52,7 @@ GOOD_PAGE = f"""<!DOCTYPE html>
 <title>Acme Garden Tools: Durable Spades, Rakes and Hoes Online</title>
 <meta name="description" content="Acme Garden Tools sells durable spades, rakes and hoes made from forged steel \
 and ash wood, built to last for decades of digging and weeding.">
-<link rel="canonical" href="/good">
+<link rel="canonical" href="__ORIGIN__/good">
 <link rel="alternate" hreflang="en" href="/good">
 <link rel="alternate" hreflang="fr" href="/fr/good">
 <link rel="alternate" hreflang="x-default" href="/good">
@@ -136,9 +136,19 @@ SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 LLMS_TXT = "# Acme Garden Tools\n\n> Durable spades, rakes and hoes.\n\n- [Tool care](/tool-care): tool care\n"
 
 MINIFIED_CSS = "body{margin:0;font:16px/1.5 serif;color:#222}h1{font-size:2rem}" * 40
-UNMINIFIED_CSS = "body {\n    margin: 0;\n    color: #222;\n}\n\nh1 {\n    font-size: 2rem;\n}\n" * 40
+# Hand-written files whose comments and indentation differ from rule to rule, so that gzip
+# alone does not make minifying them pointless.
+UNMINIFIED_CSS = "".join(
+    f"/* Card variant {n}: spacing grows with the variant, colours step through the palette. */\n"
+    f".card-{n} {{\n    margin: {n}px auto;\n    color: #{n * 7919 % 4096:03x};\n}}\n\n"
+    for n in range(800)
+)
 MINIFIED_JS = "(function(){var a=document.querySelectorAll('a');for(var i=0;i<a.length;i++){a[i].dataset.n=i}})();" * 40
-UNMINIFIED_JS = "function number(links) {\n    for (const link of links) {\n        link.n = 1;\n    }\n}\n" * 40
+UNMINIFIED_JS = "".join(
+    f"// Number the links of section {n} so that the table of contents can point at them.\n"
+    f"function numberSection{n}(links) {{\n    for (const link of links) {{\n        link.dataset.n = {n};\n    }}\n}}\n\n"
+    for n in range(800)
+)
 
 # Enough bytes to look like real images to a size check; the content is never decoded.
 ASSETS = {
@@ -278,7 +288,8 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         encoding: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
-        body = page.encode()
+        origin = f"{self.server.scheme}://127.0.0.1:{self.server.server_port}"
+        body = page.replace("__ORIGIN__", origin).encode()
         headers = dict(headers or {})
         accepted = self.headers.get("Accept-Encoding", "")
         if encoding is None and compress:
