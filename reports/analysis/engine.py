@@ -3,13 +3,14 @@
 import time
 
 import httpx
+from django.conf import settings
 
 from reports.analysis import config, scoring
 from reports.analysis.checks import run_checks
 from reports.analysis.context import Context
 from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import Fetcher
-from reports.analysis.html import content_type_charset, decode, parse
+from reports.analysis.html import ParsedPage, content_type_charset, decode, parse
 from reports.analysis.result import AnalysisResult
 from reports.analysis.subrequests import gather
 
@@ -18,17 +19,23 @@ def analyze(url: str) -> AnalysisResult:
     """Analyse the page at `url`; raise AnalysisError (with a message for the user) if it cannot be."""
     started = time.monotonic()
     fetcher = Fetcher()
+    rendered = None
     try:
         document = fetcher.fetch(url, html_only=True)
         if document.status >= 400:
             reason = httpx.codes.get_reason_phrase(document.status)
             raise AnalysisError(f"The page answered with HTTP status {document.status} ({reason}).")
         decoded = decode(document.body, content_type_charset(document.headers.get("content-type", "")))
-        page = parse(decoded.text, document.url)
+        source_page = parse(decoded.text, document.url)
+        page, rendering, rendered = source_page, {"document": "source"}, None
+        if settings.REPORTS_RENDER:
+            page, rendering, rendered = _rendered_page(document, source_page)
         resources = gather(fetcher, document, page)
     finally:
         fetcher.close()
-    context = Context(url, document, decoded, page, resources, config.thresholds())
+    context = Context(
+        url, document, decoded, page, resources, config.thresholds(), source_page=source_page, rendered=rendered
+    )
     results = run_checks(context)
     bands = config.rating_bands()
     score = scoring.score(results, config.importance_weights(), bands)
@@ -46,4 +53,23 @@ def analyze(url: str) -> AnalysisResult:
         rating=scoring.rating(score, bands),
         results=results,
         timing=timing,
+        rendering=rendering,
     )
+
+
+def _rendered_page(document, source_page: ParsedPage) -> tuple[ParsedPage, dict, dict | None]:
+    """The rendered document's facts, or the source's when rendering fails (the report says which)."""
+    from reports.analysis.rendering import RenderError, render
+
+    try:
+        rendered = render(document)
+    except RenderError as exc:
+        return source_page, {"document": "source", "render_error": str(exc)}, None
+    rendering = {
+        "document": "rendered",
+        "render_ms": rendered.elapsed_ms,
+        "requests": rendered.requests,
+        "refused": rendered.refused,
+        "dom_nodes": {"source": source_page.dom_nodes, "rendered": rendered.facts.get("dom_nodes")},
+    }
+    return parse(rendered.html, document.url), rendering, rendered.facts

@@ -110,8 +110,8 @@ class Fetched:
 class Fetcher:
     """An HTTP client bound to one analysis: its time budget, caps and SSRF policy."""
 
-    def __init__(self) -> None:
-        self.budget = settings.REPORTS_FETCH_TIMEOUT
+    def __init__(self, budget: float | None = None) -> None:
+        self.budget = settings.REPORTS_FETCH_TIMEOUT if budget is None else budget
         self.deadline = time.monotonic() + self.budget
         self.max_body_bytes = settings.REPORTS_MAX_BODY_BYTES
         self.max_redirects = settings.REPORTS_MAX_REDIRECTS

@@ -5,7 +5,7 @@
    unreachable, unlisted or unsafe (no title, noindex, blocked by robots.txt, no HTTPS);
    medium means a real cost to some visitors or to search (no description, unlabelled
    fields, quirks mode, a slow or heavy page); low is advice whose absence costs little.
-2. The score is 100 × the weight of passed checks / the weight of all checks, rounded
+2. The score is 100 * the weight of passed checks / the weight of all checks, rounded
    half up.
 3. Two rules keep the rating honest where the ratio alone would not:
    - a page that fails no high or medium check scores at least the "decent" floor, so

@@ -21,6 +21,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import brotli
 
+from tests.reports.corpus import CORPUS_PAGES
+
 PARAGRAPHS = [
     "Acme Garden Tools has made durable garden tools since 1921. Every spade, rake and hoe leaves our workshop "
     "with a forged steel head and a handle of seasoned ash, because garden tools that bend or snap cost a gardener "
@@ -146,7 +148,8 @@ UNMINIFIED_CSS = "".join(
 MINIFIED_JS = "(function(){var a=document.querySelectorAll('a');for(var i=0;i<a.length;i++){a[i].dataset.n=i}})();" * 40
 UNMINIFIED_JS = "".join(
     f"// Number the links of section {n} so that the table of contents can point at them.\n"
-    f"function numberSection{n}(links) {{\n    for (const link of links) {{\n        link.dataset.n = {n};\n    }}\n}}\n\n"
+    f"function numberSection{n}(links) {{\n    for (const link of links) {{\n"
+    f"        link.dataset.n = {n};\n    }}\n}}\n\n"
     for n in range(800)
 )
 
@@ -197,6 +200,10 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.html(GOOD_PAGE, compress=True, headers=SECURE_HEADERS)
         elif path in ("/good", "/"):
             self.html(GOOD_PAGE)
+        elif path.startswith("/corpus/") and path.removeprefix("/corpus/") in CORPUS_PAGES and not bad:
+            # Real pages of public websites, served as a static host such as GitHub Pages would.
+            body = CORPUS_PAGES[path.removeprefix("/corpus/")].read_bytes()
+            self.html_bytes(body, headers=CORPUS_HEADERS if self.server.scheme == "https" else {})
         elif path == "/private-assets":
             body = '<script src="http://10.0.0.1/app.js" defer></script><img src="/images/missing.webp" alt="">'
             self.html(f"<!DOCTYPE html><html><head><title>Assets</title></head><body>{body}</body></html>")
@@ -279,6 +286,15 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         if self.send_body:
             self.wfile.write(body)
 
+    def html_bytes(self, body: bytes, *, headers: dict[str, str]) -> None:
+        """A page sent as it is stored (its own charset), compressed as the client accepts."""
+        headers = dict(headers)
+        accepted = self.headers.get("Accept-Encoding", "")
+        if "gzip" in accepted:
+            body = gzip.compress(body)
+            headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        self.reply(200, "text/html", body, headers)
+
     def html(
         self,
         page: str,
@@ -336,6 +352,8 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             pass  # the client stopped reading at its size cap
 
 
+CORPUS_HEADERS = {"Strict-Transport-Security": "max-age=31556952"}
+
 SECURE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'",
     "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
@@ -359,8 +377,8 @@ class TestSiteServer(ThreadingHTTPServer):
     __test__ = False
     daemon_threads = True
 
-    def __init__(self, kind: str, tls: ssl.SSLContext | None = None) -> None:
-        super().__init__(("127.0.0.1", 0), TestSiteHandler)
+    def __init__(self, kind: str, tls: ssl.SSLContext | None = None, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), TestSiteHandler)
         self.kind = kind
         self.requests: list[tuple[str, str]] = []
         self.user_agents: list[str] = []
@@ -383,14 +401,20 @@ class TestSite:
 
     __test__ = False
 
-    def __init__(self, certificates: "Certificates | None" = None) -> None:
+    def __init__(self, certificates: "Certificates | None" = None, ports: dict[str, int] | None = None) -> None:
+        """`ports` pins a site to a port (e.g. {"tls": 18343} for a benchmark); others get a free one."""
         self.certificates = certificates
-        self.servers = {kind: TestSiteServer(kind) for kind in ("good", "bad")}
+        ports = ports or {}
+        self.servers = {kind: TestSiteServer(kind, port=ports.get(kind, 0)) for kind in ("good", "bad")}
         if certificates is not None:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(certificates.server_cert, certificates.server_key)
             context.set_alpn_protocols(["h2", "http/1.1"])
-            self.servers["tls"] = TestSiteServer("good", tls=context)
+            self.servers["tls"] = TestSiteServer("good", tls=context, port=ports.get("tls", 0))
+            # The same site for browsers, which would hold the "tls" site to its offer of HTTP/2.
+            browser_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            browser_context.load_cert_chain(certificates.server_cert, certificates.server_key)
+            self.servers["tls-http1"] = TestSiteServer("good", tls=browser_context, port=ports.get("tls-http1", 0))
         self.threads = [
             threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
             for server in self.servers.values()
@@ -400,7 +424,7 @@ class TestSite:
 
     def url(self, path: str = "/good", *, site: str = "good") -> str:
         """The absolute URL of `path` on the good (default), the bad or the tls site."""
-        scheme = "https" if site == "tls" else "http"
+        scheme = "https" if site.startswith("tls") else "http"
         return f"{scheme}://127.0.0.1:{self.servers[site].server_port}{path}"
 
     def requests(self, site: str = "good") -> list[tuple[str, str]]:
