@@ -23,11 +23,15 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 
 from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import Fetched, Fetcher
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Route
 
 RENDER_MAX_REQUESTS = 150
 RENDER_MAX_BYTES = 32 * 1024 * 1024
@@ -35,6 +39,8 @@ RENDER_MAX_BYTES = 32 * 1024 * 1024
 VIEWPORT = {"width": 412, "height": 823}
 # After "load", scripts may still fetch and build the page; wait this long for the network to settle.
 SETTLE_MS = 1500
+# Starting Chromium is not the page's fault: it has its own limit, outside the page's budget.
+LAUNCH_TIMEOUT = 30
 # Headers that describe the bytes on the wire, which the body we hand back no longer matches.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 AUDIT_SCRIPT = (Path(__file__).parent / "rendered_audits.js").read_text()
@@ -45,7 +51,7 @@ class Rendered:
     html: str  # the rendered document, serialised
     facts: dict  # what the in-browser audits found: {check key: {"value": …, "failures": […]}}
     requests: int = 0
-    refused: list[str] = field(default_factory=list)
+    refused: list[dict] = field(default_factory=list)  # {"url", "reason"} of requests not let through
     elapsed_ms: int = 0
 
 
@@ -57,12 +63,13 @@ def render(document: Fetched) -> Rendered:
     """Render `document` (already fetched) in Chromium within the rendering budget."""
     budget = settings.REPORTS_RENDER_TIMEOUT
     # Playwright's sync API refuses to run inside an asyncio loop, which a caller may have.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="reports-render") as pool:
-        future = pool.submit(_render, document, budget)
-        try:
-            return future.result(timeout=budget + 15)
-        except FutureTimeout:
-            raise RenderError(f"rendering took longer than {budget:g} seconds") from None
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reports-render")
+    try:
+        return pool.submit(_render, document, budget).result(timeout=LAUNCH_TIMEOUT + budget + 10)
+    except FutureTimeout:
+        raise RenderError(f"rendering took longer than {budget:g} seconds") from None
+    finally:
+        pool.shutdown(wait=False)  # a stuck browser is closed by its own thread; the analysis goes on
 
 
 def chromium_args(max_memory_mb: int) -> list[str]:
@@ -89,15 +96,17 @@ def _render(document: Fetched, budget: float) -> Rendered:
     except ImportError:
         raise RenderError("Playwright is not installed") from None
     started = time.monotonic()
-    fetcher = Fetcher(budget=budget)
+    fetcher = None
     rendered = Rendered(html="", facts={})
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=settings.REPORTS_CHROMIUM_PATH,
                 args=chromium_args(settings.REPORTS_RENDER_MAX_MEMORY_MB),
-                timeout=budget * 1000,
+                timeout=LAUNCH_TIMEOUT * 1000,
             )
+            # The budget starts with the page: every fetch the browser asks for shares it.
+            fetcher = Fetcher(budget=budget)
             try:
                 context = browser.new_context(
                     viewport=VIEWPORT,
@@ -121,7 +130,8 @@ def _render(document: Fetched, budget: float) -> Rendered:
     except PlaywrightError as exc:
         raise RenderError(str(exc).splitlines()[0]) from None
     finally:
-        fetcher.close()
+        if fetcher is not None:
+            fetcher.close()
     rendered.elapsed_ms = round((time.monotonic() - started) * 1000)
     return rendered
 
@@ -136,34 +146,37 @@ class _Interceptor:
         self.bytes = 0
         self.served_document = False
 
-    def __call__(self, route: object) -> None:
-        request = route.request  # type: ignore[attr-defined]
+    def __call__(self, route: "Route") -> None:
+        request = route.request
         url = request.url
         if not self.served_document and url == self.document.url:
             # The page itself: the very response the network checks judged, not a second fetch.
             self.served_document = True
             self._fulfil(route, self.document)
             return
-        if request.method not in ("GET", "HEAD") or not url.startswith(("http://", "https://")):
-            self._refuse(route, url)
+        if request.method not in ("GET", "HEAD"):
+            self._refuse(route, url, f"{request.method} requests are not sent")
+            return
+        if not url.startswith(("http://", "https://")):
+            self._refuse(route, url, "not an http or https address")
             return
         if self.rendered.requests >= RENDER_MAX_REQUESTS or self.bytes >= RENDER_MAX_BYTES:
-            self._refuse(route, url)
+            self._refuse(route, url, "over the rendering budget")
             return
         self.rendered.requests += 1
         try:
             fetched = self.fetcher.fetch(url, method=request.method, max_bytes=RENDER_MAX_BYTES - self.bytes)
-        except AnalysisError:
-            route.abort("failed")  # type: ignore[attr-defined]
+        except AnalysisError as exc:
+            self._refuse(route, url, exc.message)
             return
         self.bytes += len(fetched.body)
         self._fulfil(route, fetched)
 
-    def _fulfil(self, route: object, fetched: Fetched) -> None:
+    def _fulfil(self, route: "Route", fetched: Fetched) -> None:
         headers = {name: value for name, value in fetched.headers.items() if name.lower() not in HOP_HEADERS}
-        route.fulfill(status=fetched.status, headers=headers, body=fetched.body)  # type: ignore[attr-defined]
+        route.fulfill(status=fetched.status, headers=headers, body=fetched.body)
 
-    def _refuse(self, route: object, url: str) -> None:
+    def _refuse(self, route: "Route", url: str, reason: str) -> None:
         if len(self.rendered.refused) < 50:
-            self.rendered.refused.append(url[:200])
-        route.abort("blockedbyclient")  # type: ignore[attr-defined]
+            self.rendered.refused.append({"url": url[:200], "reason": reason})
+        route.abort("blockedbyclient")

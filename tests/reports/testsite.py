@@ -123,6 +123,23 @@ BAD_PAGE = """<html>
 </html>
 """
 
+# Almost empty as served: a script builds the page, tries to reach private addresses and to
+# send data, and writes grey-on-white text.
+SCRIPTED_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Spades built by a script</title></head>
+<body><div id="app"></div>
+<script>
+document.getElementById("app").innerHTML =
+  '<h1>Forged garden spades</h1><p style="color:#bbb">Pale grey text on white.</p>' +
+  '<a href="/spades">Spades</a><a href="/rakes">Rakes</a><img src="/images/hero.webp" alt="A spade">';
+fetch("http://10.0.0.1/secret").catch(() => {});
+fetch("/collect", {method: "POST", body: "visitor=1"}).catch(() => {});
+new Image().src = "http://192.168.1.1/pixel.gif";
+try { new WebSocket("ws://127.0.0.1:9/socket"); } catch (e) {}
+</script>
+</body></html>
+"""
+
 CUSTOM_404 = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
 <body><h1>Sorry, this page does not exist</h1><p><a href="/good">Back to the home page</a></p></body></html>
@@ -187,6 +204,11 @@ class TestSiteHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self.handle_path(send_body=True)
 
+    def do_POST(self) -> None:
+        self.server.requests.append((self.command, self.path))
+        self.send_body = True
+        self.reply(405, "text/plain", b"Method not allowed")
+
     def handle_path(self, *, send_body: bool) -> None:
         self.send_body = send_body
         parts = urlsplit(self.path)
@@ -204,6 +226,11 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             # Real pages of public websites, served as a static host such as GitHub Pages would.
             body = CORPUS_PAGES[path.removeprefix("/corpus/")].read_bytes()
             self.html_bytes(body, headers=CORPUS_HEADERS if self.server.scheme == "https" else {})
+        elif path == "/scripted":
+            self.html(SCRIPTED_PAGE)
+        elif path == "/never-loads":
+            body = '<!DOCTYPE html><html><head><title>Slow</title></head><body><img src="/slow-body"></body></html>'
+            self.html(body)
         elif path == "/private-assets":
             body = '<script src="http://10.0.0.1/app.js" defer></script><img src="/images/missing.webp" alt="">'
             self.html(f"<!DOCTYPE html><html><head><title>Assets</title></head><body>{body}</body></html>")
