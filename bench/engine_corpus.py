@@ -63,6 +63,7 @@ SHARED_AUDITS = {
     ("seo", "language"): ["html-has-lang", "html-lang-valid"],
     ("performance", "doctype"): ["doctype"],
     ("miscellaneous", "charset"): ["charset"],
+    ("miscellaneous", "meta_viewport"): ["viewport", "meta-viewport"],
     ("miscellaneous", "iframes"): ["frame-title"],
     ("accessibility", "link_name"): ["link-name"],
     ("accessibility", "button_name"): ["button-name"],
@@ -243,9 +244,10 @@ def report(plain: dict, rendered: dict, lighthouse: dict) -> None:
         print(f"\nSpearman(our score, mean of Lighthouse SEO/a11y/BP): {spearman(ours_scores, theirs_scores):.2f}")
         print(f"Lighthouse median time per page: {statistics.median(r['seconds'] for r in lighthouse.values()):.1f} s")
 
-    print(f"\nMedian analysis time, source mode:   {statistics.median(t for _, t in plain.values()) * 1000:7.0f} ms")
-    if rendered:
-        print(f"Median analysis time, rendered mode: {statistics.median(t for _, t in rendered.values()) * 1000:7.0f} ms")
+    for mode, timed in (("source", plain), ("rendered", rendered)):
+        if timed:
+            median_ms = statistics.median(seconds for _, seconds in timed.values()) * 1000
+            print(f"Median analysis time, {mode} mode: {median_ms:7.0f} ms" + ("\n" if mode == "source" else ""))
 
 
 if __name__ == "__main__":
