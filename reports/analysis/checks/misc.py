@@ -36,8 +36,9 @@ def _social_network(url: str) -> str | None:
 
 @category.check("structured_data", LOW)
 def structured_data(context: Context) -> Outcome:
-    """Open Graph, Twitter card or JSON-LD metadata, valid where present: it shapes shared links and rich
-    results, but nothing requires it (Lighthouse's `structured-data` is a manual audit)."""
+    """Open Graph, Twitter card and JSON-LD metadata, where present, are filled in and valid JSON. It shapes
+    shared links and rich results, but nothing requires it (Google Search Central; Lighthouse's
+    `structured-data` is a manual audit), so a page without any passes."""
     meta = context.page.meta
     open_graph = {key: values[0] for key, values in meta.items() if key.startswith("og:")}
     twitter = {key: values[0] for key, values in meta.items() if key.startswith("twitter:")}
@@ -52,8 +53,9 @@ def structured_data(context: Context) -> Outcome:
         types += [str(item.get("@type")) for item in items if isinstance(item, dict) and item.get("@type")]
     value = {"open_graph": open_graph, "twitter": twitter, "json_ld": types}
     errors: dict[str, object] = {}
-    if not (open_graph or twitter or types):
-        errors["missing"] = None
+    empty = [key for key, content in {**open_graph, **twitter}.items() if not content]
+    if empty:
+        errors["empty"] = empty
     if invalid:
         errors["bad_format"] = {"invalid_json_ld_blocks": invalid}
     return Outcome(value, errors)

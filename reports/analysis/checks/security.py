@@ -89,8 +89,30 @@ def plaintext_email(context: Context) -> Outcome:
 
 @category.check("content_security_policy", LOW)
 def content_security_policy(context: Context) -> Outcome:
-    """A Content-Security-Policy limits what injected script can do (Lighthouse `csp-xss`, informational)."""
-    policy = context.document.headers.get("content-security-policy") or context.page.meta_http_equiv.get(
+    """A Content-Security-Policy, where present, restricts scripts: a script-src (or default-src) without
+    'unsafe-inline' unless nonces or hashes are used, and no bare `*`, `http:` or `https:` source
+    (Lighthouse `csp-xss`'s rules). A policy is optional defence in depth, so none is no failure."""
+    policy = context.document.headers.get("content-security-policy") or context.source_page.meta_http_equiv.get(
         "content-security-policy"
     )
-    return Outcome(policy, {} if policy else {"missing": None})
+    if not policy:
+        return Outcome(None)
+    weaknesses = _csp_weaknesses(policy)
+    return Outcome(policy, {"weak": weaknesses} if weaknesses else {})
+
+
+def _csp_weaknesses(policy: str) -> list[str]:
+    sources: dict[str, list[str]] = {}
+    for part in policy.split(";"):
+        name, *values = part.strip().split()
+        if name:
+            sources[name.lower()] = [value.lower() for value in values] if values else []
+    scripts = sources.get("script-src", sources.get("default-src"))
+    if scripts is None:
+        return ["no script-src or default-src: scripts are not restricted"]
+    weaknesses = []
+    hashed = any(value.startswith(("'nonce-", "'sha256-", "'sha384-", "'sha512-")) for value in scripts)
+    if "'unsafe-inline'" in scripts and not hashed:
+        weaknesses.append("'unsafe-inline' allows injected inline scripts")
+    weaknesses += [f"{value} allows scripts from anywhere" for value in scripts if value in ("*", "http:", "https:")]
+    return weaknesses

@@ -111,8 +111,8 @@ def meta_description_optimal_length(context: Context) -> Outcome:
     t = context.thresholds
     descriptions = _descriptions(context)
     length = len(descriptions[0]) if descriptions else 0
-    if t["min_description_optimal"] <= length <= t["max_description_optimal"]:
-        return Outcome(length)
+    if not length or t["min_description_optimal"] <= length <= t["max_description_optimal"]:
+        return Outcome(length)  # no description at all is meta_description's failure, not this one's
     detail = limit(t["min_description_optimal"], t["max_description_optimal"], current=length)
     return Outcome(length, {"not_optimal": detail})
 

@@ -22,8 +22,17 @@ def test_structured_data_passes_with_open_graph_twitter_and_json_ld():
     }
 
 
-def test_structured_data_fails_without_any():
-    assert misc.structured_data(make_context(page())).errors == {"missing": None}
+def test_structured_data_passes_without_any_since_it_is_optional():
+    outcome = misc.structured_data(make_context(page()))
+
+    assert outcome.passed
+    assert outcome.value == {"open_graph": {}, "twitter": {}, "json_ld": []}
+
+
+def test_structured_data_fails_for_empty_open_graph_tags():
+    head = '<meta property="og:title" content=""><meta property="og:type" content="website">'
+
+    assert misc.structured_data(make_context(page(head))).errors == {"empty": ["og:title"]}
 
 
 def test_structured_data_fails_with_invalid_json_ld():

@@ -82,6 +82,10 @@ def test_meta_description_optimal_length_fails_when_too_long():
     assert outcome.errors == {"not_optimal": {"min": 50, "max": 320, "current": 321}}
 
 
+def test_meta_description_optimal_length_leaves_a_missing_description_to_meta_description():
+    assert seo.meta_description_optimal_length(make_context(page())).passed
+
+
 def test_meta_description_optimal_length_fails_when_too_short():
     head = '<meta name="description" content="the main OpenBSD page">'
 

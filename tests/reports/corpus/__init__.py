@@ -72,6 +72,15 @@ SOURCES = [
     Source("pyradiomics-sphinx-source.html", "pyradiomics documentation, source of radiomics.shape (Sphinx)",
            "AIM-Harvard/pyradiomics", "docs/_build/html/_modules/radiomics/shape.html",
            "cda77ddc23af47c8a7693545c8efd4f24d7309cb"),
+    Source("tachyons-home.html", "tachyons.io", "tachyons-css/tachyons-css.github.io", "index.html",
+           "c12c97fbfff04bcd102477af59848d08ef75c89f"),
+    Source("tachyons-docs-forms.html", "tachyons.io/docs/elements/forms/", "tachyons-css/tachyons-css.github.io",
+           "docs/elements/forms/index.html", "c12c97fbfff04bcd102477af59848d08ef75c89f"),
+    Source("tachyons-docs-flexbox.html", "tachyons.io/docs/layout/flexbox/", "tachyons-css/tachyons-css.github.io",
+           "docs/layout/flexbox/index.html", "c12c97fbfff04bcd102477af59848d08ef75c89f"),
+    Source("tachyons-component-article.html", "tachyons.io/components/articles/feature/",
+           "tachyons-css/tachyons-css.github.io", "components/articles/feature/index.html",
+           "c12c97fbfff04bcd102477af59848d08ef75c89f"),
 ]  # fmt: skip
 
 CORPUS_PAGES = {source.file: PAGES_DIR / source.file for source in SOURCES}
