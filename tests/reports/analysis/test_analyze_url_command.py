@@ -1,4 +1,5 @@
 import json
+import re
 from io import StringIO
 
 import pytest
@@ -25,7 +26,7 @@ def test_command_shows_the_evidence_of_each_failure(test_site):
     output = run_command(test_site.url("/bad", site="bad"))
 
     assert "(bad)" in output
-    assert 'robots                           high    disallowed: "Disallow: /"' in output
+    assert re.search(r'\n  robots +high +disallowed: "Disallow: /"\n', output)
     assert 'found: {"center": 1, "font": 1}' in output
 
 
