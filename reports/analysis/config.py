@@ -34,9 +34,8 @@ DEFAULT_THRESHOLDS: dict[str, float] = {
     "max_inline_styles": 50,
 }
 
-# Low-importance checks count a little, so that a page fixing them scores higher, but a
-# page failing only those stays above the "decent" floor (see scoring.py).
-DEFAULT_IMPORTANCE_WEIGHTS: dict[str, float] = {"high": 10, "medium": 5, "low": 1}
+# Points a failed check takes off the score of 100 (see scoring.py for why these).
+DEFAULT_IMPORTANCE_WEIGHTS: dict[str, float] = {"high": 25, "medium": 5, "low": 1}
 
 # A score at or above a band's floor earns that rating; below every floor is "bad".
 DEFAULT_RATING_BANDS: dict[str, float] = {"good": 80, "decent": 50}

@@ -495,7 +495,8 @@ def _label_texts(tree: LexborHTMLParser) -> dict[str, str]:
     for node in tree.css("label[for]"):
         target = (node.attributes.get("for") or "").strip()
         if target:
-            texts[f"label:{target}"] = (texts.get(f"label:{target}", "") + " " + _text(node)).strip()
+            text = _text(node) or _aria_name(node, {})
+            texts[f"label:{target}"] = (texts.get(f"label:{target}", "") + " " + text).strip()
     for identifier in wanted:
         node = tree.css_first(f'[id="{identifier}"]') if '"' not in identifier else None
         if node is not None:

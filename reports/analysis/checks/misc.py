@@ -68,7 +68,8 @@ def meta_viewport(context: Context) -> Outcome:
     viewports = context.page.meta.get("viewport", [])
     if not viewports:
         return Outcome(None, {"missing": None})
-    settings = directives(viewports[0], ",")
+    # Browsers also accept ";" between the settings, as older pages write them.
+    settings = directives(viewports[0].replace(";", ","), ",")
     errors: dict[str, object] = {}
     if settings.get("width", "").lower() != "device-width":
         errors["bad_format"] = viewports[0]

@@ -158,15 +158,25 @@ def dom_size(context: Context) -> Outcome:
 
 @category.check("doctype", MEDIUM)
 def doctype(context: Context) -> Outcome:
-    """`<!DOCTYPE html>`: any other doctype is legacy, and many (HTML 4.0 Transitional, XHTML Transitional)
-    switch browsers to quirks or limited-quirks mode, which lays pages out differently (HTML standard
-    13.2.6.4.1; Lighthouse `doctype`). Judged on the document as served."""
+    """A doctype that keeps browsers out of quirks mode, where CSS boxes, tables and line heights work as
+    in 1990s browsers (HTML standard 13.2.6.4.1; Lighthouse `doctype`). HTML 4.0 Transitional, or
+    HTML 4.01 Transitional without its DTD URL, select quirks mode. Judged on the document as served."""
     found = context.source_page.doctype
     if found is None:
         return Outcome(None, {"missing": None})
     value = {"doctype": str(found), "mode": found.mode}
-    if found.mode == "quirks":
-        return Outcome(value, {"quirks_mode": str(found)})
+    return Outcome(value, {"quirks_mode": str(found)} if found.mode == "quirks" else {})
+
+
+@category.check("legacy_doctype", LOW)
+def legacy_doctype(context: Context) -> Outcome:
+    """The doctype is `<!DOCTYPE html>`. Older ones in standards mode are harmless; XHTML 1.0 and
+    HTML 4.01 Transitional with a DTD URL select limited-quirks mode, which sizes images in table
+    cells differently (HTML standard 13.2.6.4.1). A missing or quirks doctype is `doctype`'s failure."""
+    found = context.source_page.doctype
+    if found is None or found.mode == "quirks":
+        return Outcome(None)
+    value = {"doctype": str(found), "mode": found.mode}
     if found.mode == "limited-quirks":
         return Outcome(value, {"limited_quirks_mode": str(found)})
     legacy = found.public_id or (found.system_id and found.system_id.lower() != "about:legacy-compat")

@@ -15,7 +15,7 @@ def run_command(*args: str) -> str:
 def test_command_prints_score_rating_and_failed_checks_by_category(test_site):
     output = run_command(test_site.url("/good"))
 
-    assert "Score:     79/100 (decent)" in output
+    assert "Score:     73/100 (decent)" in output
     assert "Failed checks (3):" in output
     assert "\nperformance\n  http2             low     not_https" in output
     assert "\nsecurity\n  https_encryption  high    not_https" in output
@@ -34,7 +34,7 @@ def test_command_prints_the_whole_result_as_json(test_site):
     data = json.loads(run_command(test_site.url("/good"), "--json"))
 
     assert data["final_url"] == test_site.url("/good")
-    assert data["score"] == 79
+    assert data["score"] == 73
     assert data["results"]["seo"]["title"]["passed"] is True
 
 

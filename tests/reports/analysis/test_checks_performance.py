@@ -227,23 +227,31 @@ def test_doctype_fails_for_html401_transitional_without_a_system_identifier():
     assert set(performance.doctype(make_context(html)).errors) == {"quirks_mode"}
 
 
-def test_doctype_fails_for_xhtml_transitional_in_limited_quirks_mode():
-    outcome = performance.doctype(make_context(XHTML_TRANSITIONAL + "<html><body>x</body></html>"))
+def test_doctype_passes_for_xhtml_transitional_which_is_legacy_doctype_s_concern():
+    context = make_context(XHTML_TRANSITIONAL + "<html><body>x</body></html>")
 
-    assert set(outcome.errors) == {"limited_quirks_mode"}
+    assert performance.doctype(context).passed
+    assert set(performance.legacy_doctype(context).errors) == {"limited_quirks_mode"}
 
 
-def test_doctype_fails_for_a_legacy_doctype_in_standards_mode():
-    outcome = performance.doctype(make_context(HTML401_STRICT + "<html><body>x</body></html>"))
+def test_legacy_doctype_fails_for_a_legacy_doctype_in_standards_mode():
+    outcome = performance.legacy_doctype(make_context(HTML401_STRICT + "<html><body>x</body></html>"))
 
     assert set(outcome.errors) == {"legacy"}
     assert outcome.value["mode"] == "no-quirks"
 
 
-def test_doctype_passes_for_the_legacy_compat_doctype():
+def test_legacy_doctype_passes_for_html5_and_the_legacy_compat_doctype():
     html = '<!DOCTYPE html SYSTEM "about:legacy-compat"><html><body>x</body></html>'
 
-    assert performance.doctype(make_context(html)).passed
+    assert performance.legacy_doctype(make_context(html)).passed
+    assert performance.legacy_doctype(make_context(page())).passed
+
+
+def test_legacy_doctype_leaves_quirks_mode_to_doctype():
+    outcome = performance.legacy_doctype(make_context(HTML40_TRANSITIONAL + "<html><body>x</body></html>"))
+
+    assert outcome.passed
 
 
 def test_http2_passes_when_the_server_negotiates_h2():
