@@ -39,6 +39,8 @@ RENDER_MAX_BYTES = 32 * 1024 * 1024
 VIEWPORT = {"width": 412, "height": 823}
 # After "load", scripts may still fetch and build the page; wait this long for the network to settle.
 SETTLE_MS = 1500
+# Time for the page to finish loading once requests past the budget have been refused.
+GRACE = 5
 # Starting Chromium is not the page's fault: it has its own limit, outside the page's budget.
 LAUNCH_TIMEOUT = 30
 # Headers that describe the bytes on the wire, which the body we hand back no longer matches.
@@ -119,7 +121,8 @@ def _render(document: Fetched, budget: float) -> Rendered:
                 context.route("**/*", _Interceptor(fetcher, document, rendered))
                 context.route_web_socket("**/*", lambda websocket: websocket.close())
                 page = context.new_page()
-                page.goto(document.url, wait_until="load", timeout=max(1.0, fetcher.remaining()) * 1000)
+                # Requests past the budget are refused, after which "load" comes quickly: allow for that.
+                page.goto(document.url, wait_until="load", timeout=(max(0, fetcher.remaining()) + GRACE) * 1000)
                 # A page still busy after that (polling, analytics) is judged as it is.
                 with contextlib.suppress(PlaywrightError):
                     page.wait_for_load_state("networkidle", timeout=min(SETTLE_MS, max(1, fetcher.remaining() * 1000)))
