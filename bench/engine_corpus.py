@@ -65,7 +65,7 @@ SHARED_AUDITS: dict[tuple, list[str]] = {
     ("seo", "language"): ["html-has-lang", "html-lang-valid"],
     ("performance", "doctype"): ["doctype"],
     ("miscellaneous", "charset"): ["charset"],
-    ("miscellaneous", "meta_viewport"): ["viewport", "meta-viewport"],
+    ("accessibility", "zoomable"): ["meta-viewport"],
     ("miscellaneous", "iframes"): ["frame-title"],
     ("accessibility", "link_name"): ["link-name"],
     ("accessibility", "button_name"): ["button-name"],

@@ -466,6 +466,16 @@ def _doctype_mode(name: str, public_id: str, system_id: str, *, has_system: bool
 
 
 def _is_hidden(node: LexborNode) -> bool:
+    """Hidden from everyone by itself or an ancestor (as far as the HTML says; stylesheets are not read)."""
+    current: LexborNode | None = node
+    while current is not None and current.tag not in ("body", "html"):
+        if _hides_itself(current):
+            return True
+        current = current.parent
+    return False
+
+
+def _hides_itself(node: LexborNode) -> bool:
     attrs = node.attributes
     if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
         return True

@@ -5,7 +5,9 @@ layout, so they run only on a rendered page (REPORTS_RENDER); without it they ar
 out of the results rather than guessed.
 """
 
-from reports.analysis.checks.base import LOW, MEDIUM, Category, Outcome, capped
+import contextlib
+
+from reports.analysis.checks.base import LOW, MEDIUM, Category, Outcome, capped, directives
 from reports.analysis.context import Context
 
 category = Category("accessibility")
@@ -35,6 +37,20 @@ def form_labels(context: Context) -> Outcome:
     unlabelled = [{"field": f.kind, "id": f.identifier} for f in context.page.form_fields if not f.name]
     value = {"fields": len(context.page.form_fields), "unlabelled": len(unlabelled)}
     return Outcome(value, {"missing": capped(unlabelled)} if unlabelled else {})
+
+
+@category.check("zoomable", MEDIUM)
+def zoomable(context: Context) -> Outcome:
+    """The viewport lets people zoom: no user-scalable=no, no maximum-scale under 5 (Lighthouse
+    `meta-viewport`, WCAG 1.4.4). Browsers also read ";" between the settings."""
+    viewports = context.page.meta.get("viewport", [])
+    if not viewports:
+        return Outcome(None)
+    settings = directives(viewports[0].replace(";", ","), ",")
+    blocked = settings.get("user-scalable", "").lower() in ("no", "0")
+    with contextlib.suppress(ValueError):  # browsers ignore a malformed maximum-scale
+        blocked = blocked or float(settings.get("maximum-scale", "5")) < 5
+    return Outcome(viewports[0], {"blocks_zoom": viewports[0]} if blocked else {})
 
 
 @category.check("heading_order", LOW)

@@ -64,28 +64,15 @@ def structured_data(context: Context) -> Outcome:
 @category.check("meta_viewport", MEDIUM)
 def meta_viewport(context: Context) -> Outcome:
     """`<meta name=viewport content="width=device-width…">`, without which phones show a shrunken
-    desktop page (Lighthouse `viewport`), and that lets people zoom (Lighthouse `meta-viewport`)."""
+    desktop page (Lighthouse `viewport`). Whether it lets people zoom is accessibility's `zoomable`."""
     viewports = context.page.meta.get("viewport", [])
     if not viewports:
         return Outcome(None, {"missing": None})
     # Browsers also accept ";" between the settings, as older pages write them.
     settings = directives(viewports[0].replace(";", ","), ",")
-    errors: dict[str, object] = {}
     if settings.get("width", "").lower() != "device-width":
-        errors["bad_format"] = viewports[0]
-    if _blocks_zoom(settings):
-        errors["blocks_zoom"] = viewports[0]
-    return Outcome(viewports[0], errors)
-
-
-def _blocks_zoom(settings: dict[str, str]) -> bool:
-    """user-scalable=no, or a maximum-scale under 5 (Lighthouse `meta-viewport`, WCAG 1.4.4)."""
-    if settings.get("user-scalable", "").lower() in ("no", "0"):
-        return True
-    try:
-        return float(settings.get("maximum-scale", "5")) < 5
-    except ValueError:
-        return False
+        return Outcome(viewports[0], {"bad_format": viewports[0]})
+    return Outcome(viewports[0])
 
 
 @category.check("charset", MEDIUM)

@@ -177,8 +177,9 @@ def seo_friendly_url(context: Context) -> Outcome:
 
 @category.check("canonical_tag", MEDIUM)
 def canonical_tag(context: Context) -> Outcome:
-    """No canonical is fine (the page is its own). A present one must be single, absolute and valid, on
-    this page's host and not the site's root for a deeper page: Lighthouse `canonical`'s rules."""
+    """No canonical is fine (the page is its own). A present one must be single, absolute and valid, and
+    not the site's root for a deeper page: Lighthouse `canonical`'s rules. Another host is allowed
+    (Google honours cross-domain canonicals), so a copy naming its original passes."""
     page = context.page
     canonicals = list(dict.fromkeys(page.canonicals))
     errors: dict[str, object] = {}
@@ -189,9 +190,11 @@ def canonical_tag(context: Context) -> Outcome:
         parts = urlsplit(url)
         if not href.lower().startswith(("http://", "https://")) or not parts.hostname:
             errors["bad_format"] = href
-        elif url_host(url) != url_host(context.document.url):
-            errors["other_host"] = url
-        elif parts.path in ("", "/") and urlsplit(context.document.url).path not in ("", "/"):
+        elif (
+            url_host(url) == url_host(context.document.url)
+            and parts.path in ("", "/")
+            and urlsplit(context.document.url).path not in ("", "/")
+        ):
             errors["points_to_root"] = url
     return Outcome(canonicals[0] if canonicals else None, errors)
 

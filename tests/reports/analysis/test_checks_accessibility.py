@@ -103,3 +103,27 @@ def test_rendered_checks_read_the_facts_the_browser_found():
 
     assert outcome.value == {"text_elements": 3}
     assert outcome.errors == {"failed": [{"text": "Grey", "ratio": 2.1}]}
+
+
+def test_zoomable_fails_when_the_viewport_blocks_zooming():
+    content = "width=device-width, initial-scale=1.0; maximum-scale=1.0; user-scalable=0;"
+
+    outcome = accessibility.zoomable(make_context(page(f'<meta name="viewport" content="{content}">')))
+
+    assert outcome.errors == {"blocks_zoom": content}
+
+
+def test_zoomable_passes_with_a_maximum_scale_of_five_or_no_viewport():
+    content = "width=device-width, maximum-scale=5"
+
+    assert accessibility.zoomable(make_context(page(f'<meta name="viewport" content="{content}">'))).passed
+    assert accessibility.zoomable(make_context(page())).passed
+
+
+def test_form_labels_skip_fields_inside_a_hidden_container():
+    body = '<div id="searchbox" style="display: none"><form><input type="text" name="q"></form></div>'
+
+    outcome = accessibility.form_labels(make_context(page("", body)))
+
+    assert outcome.passed
+    assert outcome.value == {"fields": 0, "unlabelled": 0}

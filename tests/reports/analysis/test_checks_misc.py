@@ -222,17 +222,3 @@ def test_iframes_fail_listing_iframes_without_a_title():
     outcome = misc.iframes(make_context(page("", body)))
 
     assert outcome.errors == {"missing_title": ["https://maps.example/embed"]}
-
-
-def test_meta_viewport_fails_when_it_blocks_zooming():
-    content = "width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no"
-
-    outcome = misc.meta_viewport(make_context(page(f'<meta name="viewport" content="{content}">')))
-
-    assert outcome.errors == {"blocks_zoom": content}
-
-
-def test_meta_viewport_passes_with_a_maximum_scale_of_five():
-    content = "width=device-width, maximum-scale=5"
-
-    assert misc.meta_viewport(make_context(page(f'<meta name="viewport" content="{content}">'))).passed
