@@ -27,12 +27,13 @@ def analyze(url: str) -> AnalysisResult:
             raise AnalysisError(f"The page answered with HTTP status {document.status} ({reason}).")
         decoded = decode(document.body, content_type_charset(document.headers.get("content-type", "")))
         source_page = parse(decoded.text, document.url)
-        page, rendering, rendered = source_page, {"document": "source"}, None
-        if settings.REPORTS_RENDER:
-            page, rendering, rendered = _rendered_page(document, source_page)
-        resources = gather(fetcher, document, page)
+        # Sub-requests follow the page as served, within the fetch budget; rendering has its own.
+        resources = gather(fetcher, document, source_page)
     finally:
         fetcher.close()
+    page, rendering, rendered = source_page, {"document": "source"}, None
+    if settings.REPORTS_RENDER:
+        page, rendering, rendered = _rendered_page(document, source_page)
     context = Context(
         url, document, decoded, page, resources, config.thresholds(), source_page=source_page, rendered=rendered
     )
