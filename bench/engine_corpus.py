@@ -245,9 +245,13 @@ def report(plain: dict, rendered: dict, lighthouse: dict) -> None:
                 print(f"  {key[:38]:38} ~ {'+'.join(audits)[:30]:30} {agreed:3}/{compared:<3} {share:5.1f} %")
         print(f"  {'all shared audits':71} {agreed_total:3}/{compared_total:<3} "
               f"{100 * agreed_total / compared_total:5.1f} %")  # fmt: skip
-        ours_scores = [ours[s.file][0].score for s in SOURCES]
         theirs_scores = [statistics.mean(lighthouse[s.file]["categories"].values()) for s in SOURCES]
-        print(f"\nSpearman(our score, mean of Lighthouse SEO/a11y/BP): {spearman(ours_scores, theirs_scores):.2f}")
+        print()
+        for mode, results in (("source", plain), ("rendered", rendered)):
+            if results:
+                ours_scores = [results[s.file][0].score for s in SOURCES]
+                rho = spearman(ours_scores, theirs_scores)
+                print(f"Spearman(our score, mean of Lighthouse SEO/a11y/BP), {mode} mode: {rho:.2f}")
         print(f"Lighthouse median time per page: {statistics.median(r['seconds'] for r in lighthouse.values()):.1f} s")
 
     for mode, timed in (("source", plain), ("rendered", rendered)):
