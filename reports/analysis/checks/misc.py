@@ -177,9 +177,9 @@ def flash_content(context: Context) -> Outcome:
     return Outcome(capped(flash), {"found": capped(flash)} if flash else {})
 
 
-@category.check("iframes", LOW)
+@category.check("iframes", MEDIUM)
 def iframes(context: Context) -> Outcome:
     """Embedded frames have a title, so screen reader users know what each holds (Lighthouse
-    `frame-title`, WCAG 4.1.2). Frames themselves are fine."""
+    `frame-title`, WCAG 4.1.2): as costly to them as an unnamed link. Frames themselves are fine."""
     frames, untitled = context.page.iframes, context.page.untitled_iframes
     return Outcome(capped(frames), {"missing_title": capped(untitled)} if untitled else {})

@@ -24,9 +24,10 @@ def https_encryption(context: Context) -> Outcome:
     return Outcome(url, {} if _is_https(context) else {"not_https": url})
 
 
-@category.check("mixed_content", MEDIUM)
+@category.check("mixed_content", HIGH)
 def mixed_content(context: Context) -> Outcome:
-    """An HTTPS page loads nothing over plain HTTP (browsers block or flag it; Lighthouse `is-on-https`)."""
+    """An HTTPS page loads nothing over plain HTTP: browsers block such scripts and frames and mark the
+    page not secure, so it is as unsafe as no HTTPS (Lighthouse `is-on-https` fails both alike)."""
     if not _is_https(context):
         return Outcome([])  # the whole page is insecure: https_encryption reports that
     page = context.page

@@ -117,10 +117,11 @@ def meta_description_optimal_length(context: Context) -> Outcome:
     return Outcome(length, {"not_optimal": detail})
 
 
-@category.check("headings", MEDIUM)
+@category.check("headings", LOW)
 def headings(context: Context) -> Outcome:
-    """The page has a non-empty <h1> naming its subject. Several h1s, or an h1 equal to the title,
-    are fine: Google says so (Search Central, "headings"), and neither hurts a reader."""
+    """The page has a non-empty <h1> naming its subject. Low importance: Google ranks pages without one
+    and with several (Search Central), and Lighthouse does not require one; an h1 equal to the title
+    is fine too."""
     page = context.page
     h1s = [text for text in page.headings.get("h1", []) if text]
     value = {tag: capped(texts) for tag, texts in page.headings.items() if texts}
