@@ -2,7 +2,7 @@
 
 import re
 
-from reports.analysis.checks.base import HIGH, LOW, MEDIUM, Category, Outcome, capped, directives
+from reports.analysis.checks.base import HIGH, LOW, Category, Outcome, capped, directives
 from reports.analysis.context import Context
 
 category = Category("security")
