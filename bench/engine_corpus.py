@@ -73,6 +73,7 @@ SHARED_AUDITS: dict[tuple, list[str]] = {
     ("accessibility", "heading_order"): ["heading-order"],
     ("accessibility", "color_contrast"): ["color-contrast"],
     ("accessibility", "image_aspect_ratio"): ["image-aspect-ratio"],
+    ("accessibility", "tap_targets"): ["target-size"],
 }
 MAX_FAILING_SHARE = 0.8
 # Chromium may talk to the corpus on 127.0.0.1 and nothing else: the rest goes to a closed port.
