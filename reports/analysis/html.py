@@ -375,12 +375,14 @@ def _link(node: LexborNode, absolute: UrlResolver, host: str, labels: dict[str, 
     url = absolute(href)
     internal = url_host(url) == host and url.startswith(("http://", "https://"))
     image_alts = " ".join((img.attributes.get("alt") or "") for img in node.css("img"))
-    svg_titles = " ".join(_text(title) for title in node.css("svg title"))
-    label = _aria_name(node, labels) or image_alts.strip() or svg_titles
+    text = _visible_text(node)
+    label = _aria_name(node, labels) or image_alts.strip()
+    if not text and not label:  # an icon link: an inline svg may carry its name
+        label = " ".join(_text(title) for title in node.css("svg title"))
     return Link(
         url=url,
         href=href,
-        text=_visible_text(node),
+        text=text,
         rel=frozenset((attrs.get("rel") or "").lower().split()),
         target=(attrs.get("target") or "").strip().lower(),
         internal=internal,
