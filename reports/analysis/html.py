@@ -101,8 +101,7 @@ class ParsedPage:
 
     url: str
     html_length: int
-    has_doctype: bool = False
-    doctype: "Doctype | None" = None
+    doctype: "Doctype | None" = None  # None: the document has none
     lang: str = ""
     titles: list[str] = field(default_factory=list)
     meta: dict[str, list[str]] = field(default_factory=dict)  # name or property (lower-case) -> contents
@@ -198,12 +197,6 @@ def parse(text: str, url: str) -> ParsedPage:
     absolute = UrlResolver(_base_url(tree, url))
     host = url_host(url)
 
-    document = tree.root.parent if tree.root is not None else None
-    child = document.child if document is not None else None
-    while child is not None:
-        if child.tag == "-doctype":
-            page.has_doctype = True
-        child = child.next
     if tree.root is not None:
         page.lang = (tree.root.attributes.get("lang") or "").strip()
 
