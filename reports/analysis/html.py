@@ -394,7 +394,8 @@ UNLABELLED_INPUT_TYPES = {"hidden", "button", "submit", "reset", "image"}
 # Submit and reset buttons without a value are announced by their default caption.
 DEFAULT_BUTTON_NAMES = {"submit": "Submit", "reset": "Reset"}
 
-DOCTYPE_RE = re.compile(r"\A\s*(?:<!--.*?-->\s*)*<!doctype\s+([^\s>]+)([^>]*)>", re.IGNORECASE | re.DOTALL)
+# Comments and an XML declaration (a comment to the HTML parser) may come before the doctype.
+DOCTYPE_RE = re.compile(r"\A\s*(?:(?:<!--.*?-->|<\?.*?>)\s*)*<!doctype\s+([^\s>]+)([^>]*)>", re.IGNORECASE | re.DOTALL)
 DOCTYPE_ID_RE = re.compile(r"""(public|system)?\s*(["'])(.*?)\2""", re.IGNORECASE | re.DOTALL)
 
 

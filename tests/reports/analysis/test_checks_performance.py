@@ -283,3 +283,12 @@ def test_http2_fails_naming_the_error_when_the_probe_failed():
     outcome = performance.http2(make_context(resources=Resources(alpn_error="Could not open a TLS connection")))
 
     assert outcome.errors == {"failed": "Could not open a TLS connection"}
+
+
+def test_doctype_after_an_xml_declaration_and_a_comment_is_found():
+    html = '<?xml version="1.0" encoding="utf-8"?>\n<!-- built -->\n<!DOCTYPE html><html><body>x</body></html>'
+
+    outcome = performance.doctype(make_context(html))
+
+    assert outcome.passed
+    assert outcome.value == {"doctype": "<!DOCTYPE html>", "mode": "no-quirks"}
