@@ -250,6 +250,12 @@ REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
 REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")
 REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)  # API requests per key per period
 REPORTS_RATE_PERIOD = env_int("REPORTS_RATE_PERIOD", 60, minimum=1)
+# Load the page in headless Chromium (Debian's, via Playwright) and run the DOM checks on the
+# rendered document; it has its own time and memory budget (see reports/analysis/rendering.py).
+REPORTS_RENDER = env_bool("REPORTS_RENDER", False)
+REPORTS_RENDER_TIMEOUT = env_float("REPORTS_RENDER_TIMEOUT", 20.0, minimum=1.0)
+REPORTS_RENDER_MAX_MEMORY_MB = env_int("REPORTS_RENDER_MAX_MEMORY_MB", 512, minimum=64)
+REPORTS_CHROMIUM_PATH = env_str("REPORTS_CHROMIUM_PATH", "/usr/bin/chromium")
 # Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
 # (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")

@@ -7,8 +7,14 @@ not keep key order, so the order shown here is set explicitly.
 
 from dataclasses import dataclass
 
-CATEGORY_ORDER = ("seo", "performance", "security", "miscellaneous")
-CATEGORY_LABELS = {"seo": "SEO", "performance": "Performance", "security": "Security", "miscellaneous": "Miscellaneous"}
+CATEGORY_ORDER = ("seo", "performance", "security", "accessibility", "miscellaneous")
+CATEGORY_LABELS = {
+    "seo": "SEO",
+    "performance": "Performance",
+    "security": "Security",
+    "accessibility": "Accessibility",
+    "miscellaneous": "Miscellaneous",
+}
 IMPORTANCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 # Labels that capitalising the key would get wrong.
 CHECK_LABELS = {
