@@ -462,7 +462,8 @@ def _doctype_mode(name: str, public_id: str, system_id: str, *, has_system: bool
 
 
 def _is_hidden(node: LexborNode) -> bool:
-    """Hidden from everyone by itself or an ancestor (as far as the HTML says; stylesheets are not read)."""
+    """Hidden from everyone by itself or an ancestor (as far as the HTML says; stylesheets are read only
+    through the marks a rendering leaves)."""
     current: LexborNode | None = node
     while current is not None and current.tag not in ("body", "html"):
         if _hides_itself(current):
@@ -473,7 +474,10 @@ def _is_hidden(node: LexborNode) -> bool:
 
 def _hides_itself(node: LexborNode) -> bool:
     attrs = node.attributes
-    if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
+    # data-webtools-unrendered: a control the browser found hidden by CSS (rendered mode, rendered_audits.js).
+    if "hidden" in attrs or "data-webtools-unrendered" in attrs:
+        return True
+    if (attrs.get("aria-hidden") or "").strip().lower() == "true":
         return True
     if node.tag == "input" and (attrs.get("type") or "").strip().lower() == "hidden":
         return True
