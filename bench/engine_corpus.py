@@ -68,6 +68,8 @@ SHARED_AUDITS: dict[tuple, list[str]] = {
     ("performance", "doctype"): ["doctype"],
     ("miscellaneous", "charset"): ["charset"],
     ("accessibility", "zoomable"): ["meta-viewport"],
+    # Lighthouse's font-size fails a page without a device-width viewport before measuring any text.
+    (("miscellaneous", "meta_viewport"), ("accessibility", "font_size")): ["font-size"],
     ("miscellaneous", "iframes"): ["frame-title"],
     ("accessibility", "link_name"): ["link-name"],
     ("accessibility", "button_name"): ["button-name"],

@@ -45,6 +45,9 @@
     return layers.reduceRight((below, layer) => over(layer, below), [255, 255, 255, 1]);
   };
   const contrastFailures = [];
+  let textCharacters = 0;
+  let smallCharacters = 0;
+  const smallText = [];
   let textElements = 0;
   const seen = new Set();
   const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
@@ -55,6 +58,13 @@
     seen.add(element);
     if (element.closest("script, style, noscript, template, [aria-hidden='true']") || !visible(element)) continue;
     const style = getComputedStyle(element);
+    // Font size: characters of visible text by their computed size (Lighthouse font-size).
+    const characters = node.data.trim().length;
+    textCharacters += characters;
+    if (parseFloat(style.fontSize) < 12) {
+      smallCharacters += characters;
+      if (smallText.length < LIMIT) smallText.push({ text: node.data.trim().slice(0, 60), size: style.fontSize });
+    }
     const background = backgroundOf(element);
     const foreground = parseColor(style.color);
     if (!background || !foreground) continue;
@@ -219,6 +229,14 @@
     color_contrast: { value: { text_elements: textElements }, failures: contrastFailures },
     tap_targets: { value: { targets: targets.length, failing }, failures: tapFailures },
     image_aspect_ratio: { value: { images }, failures: ratioFailures },
+    font_size: {
+      value: {
+        characters: textCharacters,
+        legible_share: textCharacters ? Math.round((1000 * (textCharacters - smallCharacters)) / textCharacters) / 10 : 100,
+      },
+      // Lighthouse fails a page when under 60 % of its text is 12px or larger.
+      failures: textCharacters && smallCharacters / textCharacters > 0.4 ? smallText : [],
+    },
     dom_nodes: document.getElementsByTagName("*").length,
   };
 }

@@ -249,6 +249,11 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.html(SCRIPTED_PAGE)
         elif path == "/layout":
             self.html(LAYOUT_PAGE)
+        elif path == "/small-print":
+            viewport = '<meta name="viewport" content="width=device-width">'
+            body = '<p style="font-size: 16px">Headline</p>'
+            body += '<p style="font-size: 10px">All the terms, in small print.</p>'
+            self.html(f"<!DOCTYPE html><html><head><title>Terms</title>{viewport}</head><body>{body}</body></html>")
         elif path == "/never-loads":
             body = '<!DOCTYPE html><html><head><title>Slow</title></head><body><img src="/slow-body"></body></html>'
             self.html(body)

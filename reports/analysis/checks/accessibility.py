@@ -1,6 +1,6 @@
 """Accessibility checks: what a screen reader, a keyboard or a weak eye needs from the page.
 
-The first four read the HTML. Colour contrast, tap targets and image aspect ratio need
+The first five read the HTML. Colour contrast, tap targets, font size and image aspect ratio need
 layout, so they run only on a rendered page (REPORTS_RENDER); without it they are left
 out of the results rather than guessed.
 """
@@ -90,6 +90,14 @@ def tap_targets(context: Context) -> Outcome:
     beside it); a neighbour with the same URL is the same target; only a target in the tab order next
     to another one fails, since axe leaves the rest undecided."""
     return _from_browser(context, "tap_targets")
+
+
+@category.check("font_size", MEDIUM, rendered_only=True)
+def font_size(context: Context) -> Outcome:
+    """At least 60 % of the visible text is 12 CSS pixels or larger on a phone-sized screen (Lighthouse
+    `font-size`, after Google's mobile-friendly test): smaller text has to be zoomed to be read. Without
+    a device-width viewport a phone shrinks every size; `meta_viewport` reports that."""
+    return _from_browser(context, "font_size")
 
 
 @category.check("image_aspect_ratio", LOW, rendered_only=True)

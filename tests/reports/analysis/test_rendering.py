@@ -79,6 +79,20 @@ def test_tap_targets_follow_axe_target_size(test_site, rendering):
     assert tap_targets["value"] == {"targets": 4, "failing": 2}
 
 
+def test_font_size_fails_when_most_text_is_under_12px(test_site, rendering):
+    result = analyze(test_site.url("/small-print"))
+
+    font_size = result.results["accessibility"]["font_size"]
+    assert font_size["value"] == {"characters": 38, "legible_share": 21.1}
+    assert font_size["errors"] == {"failed": [{"text": "All the terms, in small print.", "size": "10px"}]}
+
+
+def test_font_size_passes_when_the_text_is_legible(test_site, rendering):
+    result = analyze(test_site.url("/layout"))
+
+    assert result.results["accessibility"]["font_size"]["passed"]
+
+
 def test_a_field_hidden_by_a_stylesheet_needs_no_label_once_rendered(test_site, rendering):
     result = analyze(test_site.url("/layout"))
 
