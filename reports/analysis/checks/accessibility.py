@@ -81,14 +81,15 @@ def color_contrast(context: Context) -> Outcome:
     return _from_browser(context, "color_contrast")
 
 
-@category.check("tap_targets", LOW, rendered_only=True)
+@category.check("tap_targets", MEDIUM, rendered_only=True)
 def tap_targets(context: Context) -> Outcome:
     """Targets are at least 24 by 24 CSS pixels on a phone-sized screen, or a 24px circle on their centre
     touches no other target: WCAG 2.5.8 AA, measured as axe-core's `target-size` rule (Lighthouse
     `target-size`) does. Targets are focusable widgets (links, buttons, fields, widget roles); one in a
     line of text is exempt (WCAG's "inline" exception, axe's "in a text block": any text of its own
     beside it); a neighbour with the same URL is the same target; only a target in the tab order next
-    to another one fails, since axe leaves the rest undecided."""
+    to another one fails, since axe leaves the rest undecided. Medium, as colour contrast: a WCAG AA
+    failure that axe rates serious, which makes people with tremors or large fingers miss links."""
     return _from_browser(context, "tap_targets")
 
 
