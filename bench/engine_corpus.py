@@ -6,7 +6,7 @@ pages on P+1, which offers only HTTP/1.1, the one protocol the test site speaks)
 prints, for the pages written by others:
 
 - per page: our score and rating, Lighthouse's SEO, accessibility and best-practices scores;
-- per audit both tools run: how often they agree;
+- per audit both tools run: how often they agree, and the pages on which they differ;
 - per check: how many pages fail it (none should fail on more than 80 %);
 - Spearman's rank correlation of our score with the mean of the three Lighthouse scores;
 - the median analysis time, without rendering and (with --render) rendered.
