@@ -121,6 +121,9 @@ class Report(models.Model):
     result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
     score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
     results = models.JSONField(default=dict, blank=True, help_text="Each check's outcome, grouped by category.")
+    rendering = models.JSONField(
+        default=dict, blank=True, help_text="Which document the page checks read: the HTML as served or as rendered."
+    )
     status = models.CharField(max_length=7, choices=Status.choices, default=Status.QUEUED)
     error = models.TextField(blank=True, default="", help_text="Why the last analysis failed.")
     # Each analysis queued for the report gets the next number; a task runs only the

@@ -37,6 +37,7 @@ CHECK_LABELS = {
     "inline_css": "Inline CSS",
     "structured_data": "Structured data",
     "http_requests": "HTTP requests",
+    "mixed_passive_content": "Mixed passive content (images, media)",
 }
 MAX_ITEMS = 50  # evidence lists (e.g. every image without alt) are cut here
 

@@ -78,6 +78,7 @@ def analyze_report(report_id: int, run: int) -> str:
         score=analysis.score,
         result=analysis.rating,
         results=analysis.results,
+        rendering=analysis.rendering,
         generated_at=timezone.now(),
     )
     return "done" if finished else "superseded"

@@ -121,6 +121,7 @@ class ParsedPage:
     iframes: list[str] = field(default_factory=list)
     untitled_iframes: list[str] = field(default_factory=list)  # iframes a screen reader cannot name
     plugins: list[tuple[str, str]] = field(default_factory=list)  # <object>/<embed>: (url, type)
+    style_urls: list[str] = field(default_factory=list)  # url(…) in style attributes and <style> blocks
     links: list[Link] = field(default_factory=list)
     buttons: list[Control] = field(default_factory=list)
     form_fields: list[Control] = field(default_factory=list)
@@ -232,6 +233,9 @@ def parse(text: str, url: str) -> ParsedPage:
         if not _is_hidden(node) and (node.attributes.get("type") or "").strip().lower() not in UNLABELLED_INPUT_TYPES
     ]
     page.inline_styles = [node.tag or "" for node in tree.css("[style]")]
+    styles = [node.attributes.get("style") or "" for node in tree.css("[style]")]
+    styles += [node.text() for node in tree.css("style")]
+    page.style_urls = list(dict.fromkeys(absolute(url) for css in styles for url in CSS_URL_RE.findall(css)))
     page.deprecated_tags = Counter({tag: n for tag in DEPRECATED_TAGS if (n := len(tree.css(tag)))})
     page.dom_nodes = len(tree.css("*"))
 
@@ -390,6 +394,8 @@ BUTTON_SELECTOR = (
     'button, [role="button"]:not(a), input[type="button" i], input[type="submit" i], input[type="reset" i]'
 )
 FIELD_SELECTOR = "input, select, textarea"
+# The address in a CSS url(…), quoted or not; data: URLs load nothing.
+CSS_URL_RE = re.compile(r"""url\(\s*['"]?(?!data:)([^'")\s]+)""", re.IGNORECASE)
 UNLABELLED_INPUT_TYPES = {"hidden", "button", "submit", "reset", "image"}
 # Submit and reset buttons without a value are announced by their default caption.
 DEFAULT_BUTTON_NAMES = {"submit": "Submit", "reset": "Reset"}
@@ -462,7 +468,8 @@ def _doctype_mode(name: str, public_id: str, system_id: str, *, has_system: bool
 
 
 def _is_hidden(node: LexborNode) -> bool:
-    """Hidden from everyone by itself or an ancestor (as far as the HTML says; stylesheets are not read)."""
+    """Hidden from everyone by itself or an ancestor (as far as the HTML says; stylesheets are read only
+    through the marks a rendering leaves)."""
     current: LexborNode | None = node
     while current is not None and current.tag not in ("body", "html"):
         if _hides_itself(current):
@@ -473,7 +480,10 @@ def _is_hidden(node: LexborNode) -> bool:
 
 def _hides_itself(node: LexborNode) -> bool:
     attrs = node.attributes
-    if "hidden" in attrs or (attrs.get("aria-hidden") or "").strip().lower() == "true":
+    # data-webtools-unrendered: a control the browser found hidden by CSS (rendered mode, rendered_audits.js).
+    if "hidden" in attrs or "data-webtools-unrendered" in attrs:
+        return True
+    if (attrs.get("aria-hidden") or "").strip().lower() == "true":
         return True
     if node.tag == "input" and (attrs.get("type") or "").strip().lower() == "hidden":
         return True

@@ -45,6 +45,9 @@
     return layers.reduceRight((below, layer) => over(layer, below), [255, 255, 255, 1]);
   };
   const contrastFailures = [];
+  let textCharacters = 0;
+  let smallCharacters = 0;
+  const smallText = [];
   let textElements = 0;
   const seen = new Set();
   const walker = document.createTreeWalker(document.body || document.documentElement, NodeFilter.SHOW_TEXT);
@@ -55,6 +58,13 @@
     seen.add(element);
     if (element.closest("script, style, noscript, template, [aria-hidden='true']") || !visible(element)) continue;
     const style = getComputedStyle(element);
+    // Font size: characters of visible text by their computed size (Lighthouse font-size).
+    const characters = node.data.trim().length;
+    textCharacters += characters;
+    if (parseFloat(style.fontSize) < 12) {
+      smallCharacters += characters;
+      if (smallText.length < LIMIT) smallText.push({ text: node.data.trim().slice(0, 60), size: style.fontSize });
+    }
     const background = backgroundOf(element);
     const foreground = parseColor(style.color);
     if (!background || !foreground) continue;
@@ -76,32 +86,118 @@
     }
   }
 
-  // Tap targets: WCAG 2.5.8, 24 by 24 CSS pixels, or a 24px circle around the target touching no other.
-  const targets = [
-    ...document.querySelectorAll("a[href], button, input:not([type='hidden']), select, textarea, [role='button']"),
-  ]
-    .filter(visible)
-    .slice(0, 600);
-  const boxes = targets.map((element) => element.getBoundingClientRect());
-  const inSentence = (element) =>
-    getComputedStyle(element).display === "inline" &&
-    (element.parentElement?.innerText || "").trim().length > (element.innerText || "").trim().length + 10;
-  const tapFailures = [];
-  targets.forEach((element, i) => {
-    const box = boxes[i];
-    if ((box.width >= 24 && box.height >= 24) || inSentence(element)) return;
-    const cx = box.left + box.width / 2;
-    const cy = box.top + box.height / 2;
-    const crowded = boxes.some((other, j) => {
-      if (j === i || targets[j].contains(element) || element.contains(targets[j])) return false;
-      const dx = Math.max(other.left - cx, 0, cx - other.right);
-      const dy = Math.max(other.top - cy, 0, cy - other.bottom);
-      return Math.hypot(dx, dy) < 12;
-    });
-    if (crowded && tapFailures.length < LIMIT) {
-      tapFailures.push({ target: describe(element), size: `${Math.round(box.width)}x${Math.round(box.height)}` });
+  // Tap targets: axe-core's target-size rule (the one Lighthouse runs), WCAG 2.5.8 AA. A target
+  // fails when it is under 24 by 24 CSS pixels and a 24px circle on its centre would touch another
+  // target. Like axe, only focusable widgets count, and a target inside a line of text is exempt.
+  const WIDGET_ROLES = new Set([
+    "button", "checkbox", "combobox", "gridcell", "link", "listbox", "menuitem", "menuitemcheckbox",
+    "menuitemradio", "option", "radio", "scrollbar", "searchbox", "slider", "spinbutton", "switch", "tab",
+    "textbox", "treeitem",
+  ]);
+  const NATIVE_WIDGETS = "a[href], button, input:not([type='hidden']), select, textarea";
+  const isWidget = (element) => {
+    const role = (element.getAttribute("role") || "").trim().split(/\s+/)[0];
+    if (role) return WIDGET_ROLES.has(role);
+    return element.matches(NATIVE_WIDGETS);
+  };
+  const isFocusable = (element) =>
+    !element.disabled && (element.matches(NATIVE_WIDGETS) || element.hasAttribute("tabindex"));
+  const inTabOrder = (element) => isFocusable(element) && !(parseInt(element.getAttribute("tabindex"), 10) < 0);
+  const BLOCKS = ["block", "list-item", "table", "flex", "grid"];
+  const isBlock = (node) => {
+    const display = getComputedStyle(node).display;
+    return BLOCKS.includes(display) || display.startsWith("table-");
+  };
+  // axe's isInTextBlock(noLengthCompare): the nearest block around the target holds visible text of
+  // its own (not of other widgets) on the same line run, between the blocks and <br>s around it.
+  const inTextBlock = (element) => {
+    if (isBlock(element)) return false;
+    let block = element.parentElement;
+    while (block && !isBlock(block)) block = block.parentElement;
+    if (!block) return false;
+    let text = "";
+    let state = 0; // 0 before the target, 1 after it, 2 past the next block or <br>
+    const walk = (node) => {
+      for (const child of node.childNodes) {
+        if (state === 2) return;
+        if (child.nodeType === Node.TEXT_NODE) {
+          text += child.nodeValue;
+          continue;
+        }
+        if (child.nodeType !== Node.ELEMENT_NODE) continue;
+        if (child === element) state = 1;
+        const blockish = isBlock(child) || child.tagName === "BR" || child.tagName === "HR";
+        if (blockish) {
+          if (state === 0) text = "";
+          else state = 2;
+        }
+        if (blockish || !visible(child) || isWidget(child)) continue;
+        walk(child);
+      }
+    };
+    walk(block);
+    return text.trim().length > 0;
+  };
+  const candidates = [...document.querySelectorAll(`${NATIVE_WIDGETS}, [role], [tabindex]`)]
+    .filter((element) => isWidget(element) && isFocusable(element) && !(element instanceof SVGElement) && visible(element))
+    .slice(0, 5000);
+  const rectsOf = (element) =>
+    getComputedStyle(element).display === "inline" ? [...element.getClientRects()] : [element.getBoundingClientRect()];
+  const centreOf = (rect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
+  const bigEnough = (rect) => rect.width >= 24 && rect.height >= 24;
+  const destination = (element) => {
+    if (element.tagName !== "A" || !element.getAttribute("href")?.trim()) return null;
+    const href = element.href;
+    return href.startsWith("javascript:") || href.endsWith("#") ? null : href;
+  };
+  // Half the distance axe measures between a target and a neighbour (its getOffset).
+  const offset = (rects, other) => {
+    const otherRects = rectsOf(other);
+    const otherBox = other.getBoundingClientRect();
+    let distance = Infinity;
+    for (const rect of rects) {
+      const c = centreOf(rect);
+      for (const r of otherRects) {
+        const dx = Math.max(r.left - c.x, 0, c.x - r.right);
+        const dy = Math.max(r.top - c.y, 0, c.y - r.bottom);
+        distance = Math.min(distance, Math.hypot(dx, dy));
+      }
+      if (!bigEnough(otherBox)) {
+        const o = centreOf(otherBox);
+        distance = Math.max(0, Math.min(distance, Math.hypot(c.x - o.x, c.y - o.y) - 12));
+      }
     }
-  });
+    return distance;
+  };
+  const targets = candidates.filter(
+    (element) =>
+      (inTabOrder(element) || !candidates.some((other) => other !== element && other.contains(element) && inTabOrder(other))) &&
+      !inTextBlock(element),
+  );
+  const tapFailures = [];
+  let failing = 0;
+  for (const element of targets) {
+    const box = element.getBoundingClientRect();
+    // Too small, but only a failure for a target in the tab order next to another (axe: otherwise "incomplete").
+    if (bigEnough(box) || !inTabOrder(element)) continue;
+    const rects = rectsOf(element);
+    const mine = destination(element);
+    const crowded = candidates.some(
+      (other) =>
+        other !== element &&
+        inTabOrder(other) &&
+        !other.contains(element) &&
+        !element.contains(other) &&
+        !(mine && destination(other) === mine) &&
+        Math.round(offset(rects, other) * 10) / 10 * 2 + 0.05 < 24,
+    );
+    if (crowded) {
+      failing += 1;
+      if (tapFailures.length < LIMIT) {
+        tapFailures.push({ target: describe(element), size: `${Math.round(box.width)}x${Math.round(box.height)}` });
+      }
+    }
+  }
 
   // Image aspect ratio: as displayed versus the file's own, beyond 5 % (Lighthouse image-aspect-ratio).
   const ratioFailures = [];
@@ -123,10 +219,24 @@
     }
   }
 
+  // Controls the stylesheets hide (display:none, visibility:hidden) are marked for the HTML checks
+  // (html.py), which read the serialised document and no CSS: axe skips them too.
+  for (const control of document.querySelectorAll("input, select, textarea, button, [role='button']")) {
+    if (!control.checkVisibility({ visibilityProperty: true })) control.setAttribute("data-webtools-unrendered", "");
+  }
+
   return {
     color_contrast: { value: { text_elements: textElements }, failures: contrastFailures },
-    tap_targets: { value: { targets: targets.length }, failures: tapFailures },
+    tap_targets: { value: { targets: targets.length, failing }, failures: tapFailures },
     image_aspect_ratio: { value: { images }, failures: ratioFailures },
+    font_size: {
+      value: {
+        characters: textCharacters,
+        legible_share: textCharacters ? Math.round((1000 * (textCharacters - smallCharacters)) / textCharacters) / 10 : 100,
+      },
+      // Lighthouse fails a page when under 60 % of its text is 12px or larger.
+      failures: textCharacters && smallCharacters / textCharacters > 0.4 ? smallText : [],
+    },
     dom_nodes: document.getElementsByTagName("*").length,
   };
 }

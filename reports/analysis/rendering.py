@@ -126,8 +126,9 @@ def _render(document: Fetched, budget: float) -> Rendered:
                 # A page still busy after that (polling, analytics) is judged as it is.
                 with contextlib.suppress(PlaywrightError):
                     page.wait_for_load_state("networkidle", timeout=min(SETTLE_MS, max(1, fetcher.remaining() * 1000)))
-                rendered.html = page.content()
+                # The audits first: they mark what the stylesheets hide in the document serialised next.
                 rendered.facts = page.evaluate(AUDIT_SCRIPT)
+                rendered.html = page.content()
             finally:
                 browser.close()
     except PlaywrightError as exc:

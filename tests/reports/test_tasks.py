@@ -188,6 +188,18 @@ def test_a_task_for_a_superseded_run_does_nothing(test_site):
 
 
 @pytest.mark.django_db
+def test_a_finished_analysis_stores_which_document_its_checks_read(test_site, settings):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
+    report = ReportFactory(url=test_site.url("/good"), status=Report.Status.QUEUED, analysis_run=1, rendering={})
+
+    outcome = tasks.analyze_report.call(report.pk, 1)
+
+    assert outcome == "done"
+    report.refresh_from_db()
+    assert report.rendering == {"document": "source"}
+
+
+@pytest.mark.django_db
 def test_a_second_task_for_the_same_run_does_nothing(test_site, settings):
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     report = ReportFactory(url=test_site.url("/good"), status=Report.Status.QUEUED, analysis_run=1, score=1)

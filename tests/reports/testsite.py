@@ -125,6 +125,25 @@ BAD_PAGE = """<html>
 
 # Almost empty as served: a script builds the page, tries to reach private addresses and to
 # send data, and writes grey-on-white text.
+# Laid out by a stylesheet: what only a browser can judge (tap targets, a field the CSS hides).
+LAYOUT_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Layout</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+  body { font: 14px/17px sans-serif; margin: 8px; }
+  nav a { display: block; }
+  .apart a { display: block; margin-bottom: 30px; }
+  .later { display: none; }
+</style></head>
+<body>
+<nav><a href="/one">Stacked one</a><a href="/two">Stacked two</a></nav>
+<p>Read <a href="/inline">the inline link</a> in this sentence, and <a href="/next">the next one</a>.</p>
+<div class="apart"><a href="/far-one">Far one</a><a href="/far-two">Far two</a></div>
+<div class="later"><textarea name="note"></textarea></div>
+</body></html>
+"""
+
+
 SCRIPTED_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Spades built by a script</title></head>
 <body><div id="app"></div>
@@ -228,6 +247,13 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.html_bytes(body, headers=CORPUS_HEADERS if self.server.scheme == "https" else {})
         elif path == "/scripted":
             self.html(SCRIPTED_PAGE)
+        elif path == "/layout":
+            self.html(LAYOUT_PAGE)
+        elif path == "/small-print":
+            viewport = '<meta name="viewport" content="width=device-width">'
+            body = '<p style="font-size: 16px">Headline</p>'
+            body += '<p style="font-size: 10px">All the terms, in small print.</p>'
+            self.html(f"<!DOCTYPE html><html><head><title>Terms</title>{viewport}</head><body>{body}</body></html>")
         elif path == "/never-loads":
             body = '<!DOCTYPE html><html><head><title>Slow</title></head><body><img src="/slow-body"></body></html>'
             self.html(body)

@@ -2,7 +2,7 @@
 
 import re
 
-from reports.analysis.checks.base import HIGH, LOW, Category, Outcome, capped, directives
+from reports.analysis.checks.base import HIGH, LOW, MEDIUM, Category, Outcome, capped, directives
 from reports.analysis.context import Context
 
 category = Category("security")
@@ -26,13 +26,35 @@ def https_encryption(context: Context) -> Outcome:
 
 @category.check("mixed_content", HIGH)
 def mixed_content(context: Context) -> Outcome:
-    """An HTTPS page loads nothing over plain HTTP: browsers block such scripts and frames and mark the
-    page not secure, so it is as unsafe as no HTTPS (Lighthouse `is-on-https` fails both alike)."""
+    """An HTTPS page loads no script, stylesheet, frame or plugin over plain HTTP: browsers block such
+    "blockable" mixed content (W3C Mixed Content), so the page breaks and is as unsafe as no HTTPS
+    (Lighthouse `is-on-https` fails it)."""
     if not _is_https(context):
         return Outcome([])  # the whole page is insecure: https_encryption reports that
     page = context.page
-    urls = [*page.resource_urls, *(url for url, _ in page.plugins if url)]
-    insecure = list(dict.fromkeys(url for url in urls if url.startswith("http://")))
+    urls = [
+        *page.stylesheets,
+        *(script.src for script in page.scripts),
+        *page.iframes,
+        *(url for url, _ in page.plugins),
+    ]
+    return _insecure(urls)
+
+
+@category.check("mixed_passive_content", MEDIUM)
+def mixed_passive_content(context: Context) -> Outcome:
+    """An HTTPS page loads no image, audio, video or CSS background over plain HTTP. Browsers upgrade
+    such "upgradeable" mixed content to HTTPS and drop it when the host has none (W3C Mixed Content
+    Level 2; Chrome since 86): the visitor is not exposed but may lose the image, and Lighthouse
+    `is-on-https` still fails the page. A real cost, not an unsafe page, hence medium."""
+    if not _is_https(context):
+        return Outcome([])
+    page = context.page
+    return _insecure([*(image.src for image in page.images), *page.media, *page.style_urls])
+
+
+def _insecure(urls: list[str | None]) -> Outcome:
+    insecure = list(dict.fromkeys(url for url in urls if url and url.startswith("http://")))
     return Outcome(capped(insecure), {"insecure_resources": capped(insecure)} if insecure else {})
 
 

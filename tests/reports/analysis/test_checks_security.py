@@ -19,12 +19,44 @@ def test_mixed_content_passes_when_every_resource_is_https():
     assert security.mixed_content(make_context(page("", body))).passed
 
 
-def test_mixed_content_fails_listing_http_resources_on_an_https_page():
-    body = '<img src="http://cdn.example/a.webp" alt=""><iframe src="http://ads.example/"></iframe>'
+def test_mixed_content_fails_listing_http_scripts_and_frames_on_an_https_page():
+    body = '<script src="http://cdn.example/a.js"></script><iframe src="http://ads.example/"></iframe>'
 
     outcome = security.mixed_content(make_context(page("", body)))
 
-    assert outcome.errors == {"insecure_resources": ["http://cdn.example/a.webp", "http://ads.example/"]}
+    assert outcome.errors == {"insecure_resources": ["http://cdn.example/a.js", "http://ads.example/"]}
+
+
+def test_mixed_content_leaves_http_images_to_the_passive_check():
+    body = '<img src="http://cdn.example/a.webp" alt="">'
+
+    assert security.mixed_content(make_context(page("", body))).passed
+
+
+def test_mixed_passive_content_fails_listing_http_images_and_css_backgrounds():
+    body = (
+        '<img src="http://cdn.example/a.webp" alt="">'
+        "<div style=\"background: url('http://photos.example/b.jpg') no-repeat\"></div>"
+        "<style>.hero { background-image: url(http://photos.example/c.jpg) }</style>"
+        '<video src="http://media.example/v.mp4"></video>'
+    )
+
+    outcome = security.mixed_passive_content(make_context(page("", body)))
+
+    assert outcome.errors == {
+        "insecure_resources": [
+            "http://cdn.example/a.webp",
+            "http://media.example/v.mp4",
+            "http://photos.example/b.jpg",
+            "http://photos.example/c.jpg",
+        ]
+    }
+
+
+def test_mixed_passive_content_ignores_data_urls_and_https_backgrounds():
+    body = '<div style="background: url(data:image/png;base64,AAAA)"></div><p style="background:url(/x.png)"></p>'
+
+    assert security.mixed_passive_content(make_context(page("", body))).passed
 
 
 def test_server_signature_passes_when_the_server_header_has_no_version():

@@ -26,7 +26,11 @@ T, F = True, False
 READ = {
     # file: the eight columns above, then other verdicts read from the page
     # Its canonical names the production host: right there, and allowed from a copy.
-    "backbonejs-home.html": ([T, F, F, F, T, T, T, T], {("seo", "canonical_tag"): T}),
+    # Its footer image comes from http://jashkenas.s3.amazonaws.com.
+    "backbonejs-home.html": (
+        [T, F, F, F, T, T, T, T],
+        {("seo", "canonical_tag"): T, ("security", "mixed_passive_content"): F, ("security", "mixed_content"): T},
+    ),
     # Viewport: maximum-scale=1.0; user-scalable=0
     "backbone-annotated-source.html": ([T, F, T, F, T, T, T, T], {("accessibility", "zoomable"): F}),
     "backbone-todos-example.html": ([T, F, T, T, T, F, T, T], {("accessibility", "form_labels"): T}),
@@ -40,7 +44,8 @@ READ = {
         {("seo", "canonical_tag"): T, ("accessibility", "button_name"): F},
     ),
     "coffeescript-v1.html": ([T, F, F, F, T, T, T, T], {("seo", "canonical_tag"): T}),
-    "eemr-pkgdown-home.html": ([T, T, F, T, T, T, T, T], {}),
+    # Its CRAN badges are images from http://www.r-pkg.org and http://cranlogs.r-pkg.org.
+    "eemr-pkgdown-home.html": ([T, T, F, T, T, T, T, T], {("security", "mixed_passive_content"): F}),
     "eemr-pkgdown-reference.html": ([T, T, T, T, T, T, T, T], {("accessibility", "heading_order"): T}),
     "eemr-pkgdown-article.html": ([T, F, T, T, T, T, T, F], {("accessibility", "heading_order"): F}),
     "animate-style-landing.html": ([T, T, T, T, T, T, T, T], {("accessibility", "link_name"): F}),
@@ -65,16 +70,19 @@ READ = {
         {("accessibility", "form_labels"): T, ("performance", "legacy_doctype"): F},
     ),
     "pyradiomics-sphinx-source.html": ([T, F, T, T, T, T, T, T], {}),
-    "tachyons-home.html": ([T, T, T, T, T, T, T, F], {}),
+    # The logos of its users are images from http://logo.clearbit.com.
+    "tachyons-home.html": ([T, T, T, T, T, T, T, F], {("security", "mixed_passive_content"): F}),
     "tachyons-docs-forms.html": ([T, T, F, T, T, T, T, T], {("seo", "meta_description_optimal_length"): F}),
     "tachyons-docs-flexbox.html": ([T, T, F, T, T, T, T, T], {}),
-    "tachyons-component-article.html": ([T, T, T, T, T, T, T, T], {}),
+    # The hero is a CSS background (a style attribute) from http://mrmrs.github.io.
+    "tachyons-component-article.html": ([T, T, T, T, T, T, T, T], {("security", "mixed_passive_content"): F}),
 }
 
 # Clearly good, middling and poor pages, by reading them: complete pages with a title, description,
-# h1, language and alt texts; real content missing its description and some alt texts or the
-# viewport; pages that are barely pages (an empty template, a demo without text, a quirks-mode export).
-GOOD = ["eemr-pkgdown-reference.html", "tachyons-component-article.html", "pyradiomics-sphinx-source.html"]
+# h1, language and alt texts, all loaded over HTTPS (tachyons-component-article.html loads its hero
+# over HTTP); real content missing its description and some alt texts or the viewport; pages that
+# are barely pages (an empty template, a demo without text, a quirks-mode export).
+GOOD = ["eemr-pkgdown-reference.html", "pyradiomics-sphinx-source.html"]
 MIDDLING = ["eemr-pkgdown-article.html", "hover-css-landing.html", "backbone-todos-example.html"]
 POOR = ["spinkit-examples.html", "html5-boilerplate-template.html", "matlab-published-homework.html"]
 

@@ -70,6 +70,42 @@ def test_colour_contrast_is_judged_on_the_rendered_page(test_site, rendering):
     assert contrast["errors"]["failed"][0]["ratio"] < 4.5
 
 
+def test_tap_targets_follow_axe_target_size(test_site, rendering):
+    result = analyze(test_site.url("/layout"))
+
+    tap_targets = result.results["accessibility"]["tap_targets"]
+    # The stacked 17px links fail; links in a sentence are exempt, and small links 30px apart pass.
+    assert [item["target"] for item in tap_targets["errors"]["failed"]] == ["<a> Stacked one", "<a> Stacked two"]
+    assert tap_targets["value"] == {"targets": 4, "failing": 2}
+
+
+def test_font_size_fails_when_most_text_is_under_12px(test_site, rendering):
+    result = analyze(test_site.url("/small-print"))
+
+    font_size = result.results["accessibility"]["font_size"]
+    assert font_size["value"] == {"characters": 38, "legible_share": 21.1}
+    assert font_size["errors"] == {"failed": [{"text": "All the terms, in small print.", "size": "10px"}]}
+
+
+def test_font_size_passes_when_the_text_is_legible(test_site, rendering):
+    result = analyze(test_site.url("/layout"))
+
+    assert result.results["accessibility"]["font_size"]["passed"]
+
+
+def test_a_field_hidden_by_a_stylesheet_needs_no_label_once_rendered(test_site, rendering):
+    result = analyze(test_site.url("/layout"))
+
+    assert result.results["accessibility"]["form_labels"]["passed"]
+
+
+def test_without_rendering_a_field_hidden_by_a_stylesheet_counts(test_site):
+    result = analyze(test_site.url("/layout"))
+
+    missing = result.results["accessibility"]["form_labels"]["errors"]["missing"]
+    assert missing == [{"field": "textarea", "id": "note"}]
+
+
 def test_browser_requests_to_private_addresses_are_refused(public_test_site, rendering):
     result = analyze(public_test_site.url("/scripted"))
 

@@ -23,6 +23,22 @@ def test_public_report_is_shown_to_anyone(client):
     assertContains(response, "Good")
 
 
+@pytest.mark.parametrize(
+    ("rendering", "said"),
+    [
+        ({"document": "source"}, "checked as served, without running scripts"),
+        ({"document": "rendered", "render_ms": 2100}, "checked as rendered by a browser"),
+        ({"document": "source", "render_error": "Playwright is not installed"}, "rendering failed: Playwright is"),
+    ],
+)
+def test_report_page_says_which_document_the_checks_read(client, rendering, said):
+    report = ReportFactory(rendering=rendering)
+
+    response = client.get(page_url(report))
+
+    assertContains(response, said)
+
+
 def test_report_page_of_a_queued_report_says_so_and_shows_no_score(client):
     report = ReportFactory(
         status=Report.Status.QUEUED, score=None, result="", results={}, generated_at=None, url="https://a.example/"
