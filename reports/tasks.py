@@ -76,7 +76,7 @@ def enqueue_analysis(report: Report) -> None:
         backend_outage.recovered()
 
 
-def is_on_no_queue(report: Report) -> bool:
+def _on_no_queue(report: Report) -> bool:
     """Whether the report waits for requeue_stale_analyses() because the backend could not take its analysis."""
     return report.status == Report.Status.QUEUED and report.lease_until is not None
 
@@ -191,7 +191,7 @@ def wait_for_analysis(report: Report) -> Report:
     others return at once, so a burst of slow analyses never holds more than that
     many of the process's request threads.
     """
-    if report.is_finished or is_on_no_queue(report):
+    if report.is_finished or _on_no_queue(report):
         return report
     slots = settings.REPORTS_ANALYSIS_WAIT_SLOTS
     if slots and settings.REPORTS_ANALYSIS_WAIT > 0 and _wait_slots(slots).acquire(blocking=False):
