@@ -359,8 +359,8 @@ def test_analyses_queued_on_redis_are_run_by_an_rq_worker_exactly_once(owner_cli
 @pytest.fixture
 def rq_redis(settings, monkeypatch):
     """The RQ backend on a redis-server of the test's own, which the test stops and starts again."""
-    server = RedisServer()
     monkeypatch.setattr(tasks, "backend_outage", RedisOutage(tasks.backend_outage.consequence, log=tasks.logger))
+    server = RedisServer()
     settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
     settings.RQ_QUEUES = {"default": {"URL": server.url}}
     settings.RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
