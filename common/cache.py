@@ -29,9 +29,14 @@ STAND_INS = {"memory": LocMemCache, "none": DummyCache}
 
 
 class RedisOutage:
-    """This process's view of Redis: since when it has been failing, and when to try again."""
+    """This process's view of Redis for one use of it: since when it has been failing, and when to try again.
 
-    def __init__(self) -> None:
+    `consequence` says in the warning what users get meanwhile.
+    """
+
+    def __init__(self, consequence: str, log: logging.Logger = logger) -> None:
+        self.consequence = consequence
+        self.log = log
         self._lock = threading.Lock()
         self.since: float | None = None
         self.error = ""
@@ -52,22 +57,20 @@ class RedisOutage:
             if warn:
                 self._warned_at = now
         if warn:
-            logger.warning(
-                "Redis is unreachable (%s): rate limits count per process and shared caches are skipped "
-                "until it answers again; retrying every %d s.",
-                self.error,
-                RETRY_SECONDS,
-            )
+            self.log.warning("Redis is unreachable (%s): %s.", self.error, self.consequence)
 
     def recovered(self) -> None:
         with self._lock:
             if self.since is None:
                 return
             seconds, self.since, self._warned_at = time.monotonic() - self.since, None, 0.0
-        logger.warning("Redis answers again after %.0f s of outage.", seconds)
+        self.log.warning("Redis answers again after %.0f s of outage.", seconds)
 
 
-outage = RedisOutage()
+outage = RedisOutage(
+    "rate limits count per process and shared caches are skipped until it answers again; "
+    f"retrying every {RETRY_SECONDS:.0f} s"
+)
 
 
 def _degrading(name: str) -> Callable[..., Any]:

@@ -130,7 +130,8 @@ class Report(models.Model):
     # latest one, so a duplicate or superseded task does nothing (reports/tasks.py).
     analysis_run = models.PositiveIntegerField(default=0)
     # A running analysis renews this while it runs; past it, its worker is taken for dead
-    # and the analysis is queued again.
+    # and the analysis is queued again. A queued one has it only when the task backend could
+    # not take it (reports/tasks.py): it is queued again once the backend answers.
     lease_until = models.DateTimeField(null=True, blank=True)
     privacy = models.PositiveSmallIntegerField(choices=Privacy.choices, default=Privacy.PUBLIC)
     # A password hash (django.contrib.auth.hashers), set only while privacy is PASSWORD.
@@ -174,7 +175,7 @@ class Report(models.Model):
             # No index for sort_by=url: a 2048-character URL can exceed a B-tree entry's size limit.
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
-            # requeue_stale_analyses(): running analyses whose lease has passed.
+            # requeue_stale_analyses(): unfinished analyses whose lease has passed.
             models.Index(
                 fields=["status", "lease_until"],
                 condition=Q(status__in=[ReportStatus.QUEUED, ReportStatus.RUNNING]),

@@ -34,7 +34,7 @@ def report_create(
         report.full_clean()
         report.save()
     # Queued once the row is committed, so that a worker elsewhere finds it.
-    tasks.enqueue_analysis(report_id=report.pk, run=report.analysis_run)
+    tasks.enqueue_analysis(report)
     return report
 
 
@@ -53,7 +53,7 @@ def report_update(
         if rerun:
             _queue_again(report)
     if rerun:
-        tasks.enqueue_analysis(report_id=report.pk, run=report.analysis_run)
+        tasks.enqueue_analysis(report)
     return report
 
 

@@ -7,11 +7,13 @@ UPDATE, so a duplicate task, a superseded one (the report was queued again) or
 one whose report is gone does nothing. A running analysis renews
 `lease_until`; when its worker dies (kill -9, lost machine), the lease passes and
 `requeue_stale_analyses()` queues the report again under the next number, so the
-analysis completes once, and a late finish of the old run is discarded.
+analysis completes once, and a late finish of the old run is discarded. An analysis
+the backend could not take (TASKS_BACKEND=rq with Redis down) stays `queued` with a
+lease already passed, and the same sweep queues it once the backend answers again.
 
     from reports import tasks
 
-    tasks.enqueue_analysis(report_id=report.pk, run=report.analysis_run)  # after the row is committed
+    tasks.enqueue_analysis(report)  # after the row is committed
     report = tasks.wait_for_analysis(report)  # finished, or as it is after REPORTS_ANALYSIS_WAIT
     tasks.requeue_stale_analyses()  # the worker calls it every few seconds
 
@@ -30,7 +32,9 @@ from django.conf import settings
 from django.db import connections, transaction
 from django.tasks import task
 from django.utils import timezone
+from redis.exceptions import RedisError
 
+from common.cache import RedisOutage
 from reports.analysis import AnalysisError, analyze
 from reports.errors import AnalysisFailed
 from reports.models import Report
@@ -47,9 +51,34 @@ def _lease_end() -> datetime:
     return timezone.now() + timedelta(seconds=settings.REPORTS_ANALYSIS_LEASE)
 
 
-def enqueue_analysis(*, report_id: int, run: int) -> None:
-    """Queue run `run` of the report's analysis; call it once the report row with that run is committed."""
-    analyze_report.enqueue(report_id, run)
+# The task backend's Redis (TASKS_BACKEND=rq) as this process sees it: one warning per minute while it is down.
+backend_outage = RedisOutage(
+    "new analyses stay queued in the database and `manage.py analysis_worker` queues them on it once it answers",
+    log=logger,
+)
+
+
+def enqueue_analysis(report: Report) -> None:
+    """Queue the report's analysis run; call it once the report row with that run is committed.
+
+    When the task backend cannot be reached, the report stays queued with its lease set to
+    now, which means "on no queue": requeue_stale_analyses() queues it once the backend answers.
+    """
+    try:
+        analyze_report.enqueue(report.pk, report.analysis_run)
+    except RedisError as exc:
+        backend_outage.failed(exc)
+        report.lease_until = timezone.now()
+        Report.objects.filter(pk=report.pk, analysis_run=report.analysis_run, status=Report.Status.QUEUED).update(
+            lease_until=report.lease_until
+        )
+    else:
+        backend_outage.recovered()
+
+
+def _on_no_queue(report: Report) -> bool:
+    """Whether the report waits for requeue_stale_analyses() because the backend could not take its analysis."""
+    return report.status == Report.Status.QUEUED and report.lease_until is not None
 
 
 @task()
@@ -120,24 +149,34 @@ def _renewed_lease(report_id: int, run: int) -> Iterator[None]:
 
 
 def requeue_stale_analyses() -> int:
-    """Queue again every running analysis whose lease has passed (its worker died); return how many."""
-    stale = Report.objects.filter(status=Report.Status.RUNNING, lease_until__lt=timezone.now()).values_list(
-        "pk", "analysis_run"
-    )
+    """Queue again, under the next run number, every analysis no task will run; return how many.
+
+    That is a running analysis whose lease has passed (its worker died) and a queued one
+    whose lease has passed (enqueue_analysis() could not reach the backend).
+    """
+    stale = Report.objects.filter(
+        status__in=[Report.Status.QUEUED, Report.Status.RUNNING], lease_until__lt=timezone.now()
+    ).values_list("pk", "status", "analysis_run")
     requeued = 0
-    for report_id, run in stale:
-        # The conditional UPDATE lets one of several workers sweeping at once requeue it. The
-        # task is queued in the same transaction: with the database backend both commit
-        # together, and a task on another engine that starts before the commit waits for
-        # the row lock (PostgreSQL) or the database lock (SQLite) and then finds it queued.
-        with transaction.atomic():
-            if Report.objects.filter(pk=report_id, analysis_run=run, status=Report.Status.RUNNING).update(
-                status=Report.Status.QUEUED, analysis_run=run + 1, lease_until=None
-            ):
-                enqueue_analysis(report_id=report_id, run=run + 1)
-                requeued += 1
+    try:
+        for report_id, state, run in stale:
+            # The conditional UPDATE lets one of several workers sweeping at once requeue it. The
+            # task is queued in the same transaction: with the database backend both commit
+            # together, and a task on another engine that starts before the commit waits for
+            # the row lock (PostgreSQL) or the database lock (SQLite) and then finds it queued.
+            # The next run number also makes a task that did reach the backend despite an
+            # error (a timeout after Redis took it) find itself superseded.
+            with transaction.atomic():
+                if Report.objects.filter(pk=report_id, analysis_run=run, status=state).update(
+                    status=Report.Status.QUEUED, analysis_run=run + 1, lease_until=None
+                ):
+                    analyze_report.enqueue(report_id, run + 1)  # if it raises, the UPDATE is rolled back
+                    backend_outage.recovered()
+                    requeued += 1
+    except RedisError as exc:
+        backend_outage.failed(exc)  # still down: the rest keep their passed lease for the next sweep
     if requeued:
-        logger.warning("Queued %d analysis(es) again whose worker stopped while running them.", requeued)
+        logger.warning("Queued %d analysis(es) again that no worker was running or going to run.", requeued)
     return requeued
 
 
@@ -153,7 +192,7 @@ def wait_for_analysis(report: Report) -> Report:
     others return at once, so a burst of slow analyses never holds more than that
     many of the process's request threads.
     """
-    if report.is_finished:
+    if report.is_finished or _on_no_queue(report):
         return report
     slots = settings.REPORTS_ANALYSIS_WAIT_SLOTS
     if slots and settings.REPORTS_ANALYSIS_WAIT > 0 and _wait_slots(slots).acquire(blocking=False):

@@ -29,7 +29,7 @@ def redis_server():
 @pytest.fixture
 def redis_cache(settings, redis_server, monkeypatch):
     """The service configured with a real Redis (as REDIS_URL does); stop the server to take it away."""
-    monkeypatch.setattr(degrading, "outage", degrading.RedisOutage())
+    monkeypatch.setattr(degrading, "outage", degrading.RedisOutage(degrading.outage.consequence))
     options = {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}
     redis = {"BACKEND": "common.cache.DegradingRedisCache", "LOCATION": redis_server.url, "OPTIONS": options}
     settings.CACHES = {

@@ -1,5 +1,6 @@
 """Analyses on the tasks framework: queued in the database, run by the worker, exactly once."""
 
+import logging
 import os
 import signal
 import subprocess
@@ -16,11 +17,13 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 from rest_framework import status
 
+from common.cache import RedisOutage
 from reports import tasks
 from reports.management.commands.analysis_worker import AnalysisWorker
 from reports.models import Report
 from tests.reports.api.conftest import _client_with_key
 from tests.reports.factories import ReportFactory
+from tests.servers import RedisServer
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 URL = "/api/v1/reports"
@@ -330,6 +333,8 @@ def rq_settings(settings):
     try:
         redis.Redis.from_url(url).ping()
     except redis.ConnectionError:
+        if os.environ.get("REQUIRE_REDIS"):
+            pytest.fail(f"no Redis at {url}: start redis-server (or set REDIS_TEST_URL)")
         pytest.skip(f"no Redis at {url} (set REDIS_TEST_URL)")
     settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
     settings.RQ_QUEUES = {"default": {"URL": url}}
@@ -361,6 +366,91 @@ def test_analyses_queued_on_redis_are_run_by_an_rq_worker_exactly_once(owner_cli
     assert report.results["seo"]["title"]["passed"] is True
     outcomes = [task_backends["default"].get_result(job_id).return_value for job_id in (first_id, duplicate.id)]
     assert outcomes == ["done", "skipped"]
+
+
+@pytest.fixture
+def rq_redis(settings, monkeypatch):
+    """The RQ backend on a redis-server of the test's own, which the test stops and starts again."""
+    monkeypatch.setattr(tasks, "backend_outage", RedisOutage(tasks.backend_outage.consequence, log=tasks.logger))
+    server = RedisServer()
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
+    settings.RQ_QUEUES = {"default": {"URL": server.url}}
+    settings.RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
+    yield server
+    server.stop()
+
+
+def run_rq_worker_burst() -> list[str]:
+    """Run every job queued on Redis in this process (sharing the test's transaction); return their outcomes."""
+    import django_rq
+    from rq import SimpleWorker
+
+    job_ids = django_rq.get_queue("default").job_ids
+    django_rq.get_worker("default", worker_class=SimpleWorker).work(burst=True)
+    return [task_backends["default"].get_result(job_id).return_value for job_id in job_ids]
+
+
+@pytest.mark.django_db
+def test_with_redis_down_creates_stay_queued_and_are_analysed_once_when_it_is_back(
+    owner_client, test_site, settings, rq_redis, caplog
+):
+    settings.REPORTS_ANALYSIS_WAIT = 60  # a create that waited for an analysis on no queue would take this long
+    rq_redis.stop()
+
+    started = time.monotonic()
+    with caplog.at_level(logging.WARNING, logger="reports.tasks"):
+        responses = [owner_client.post(URL, {"url": test_site.url("/good")}) for _ in range(3)]
+    answered_in = time.monotonic() - started
+
+    assert [r.status_code for r in responses] == [status.HTTP_202_ACCEPTED] * 3
+    assert answered_in < 30
+    ids = [r.json()["data"]["id"] for r in responses]
+    assert [r.json()["data"]["status"] for r in responses] == ["queued"] * 3
+    assert [r["Location"] for r in responses] == [f"http://testserver{URL}/{report_id}" for report_id in ids]
+    assert list(Report.objects.filter(pk__in=ids).values_list("status", "analysis_run")) == [("queued", 1)] * 3
+    # One warning for the outage, not one per request.
+    assert [r.message.split(":")[0] for r in caplog.records] == ["Redis is unreachable (ConnectionError"]
+
+    assert tasks.requeue_stale_analyses() == 0  # still down: the sweep neither fails nor drops them
+    assert list(Report.objects.filter(pk__in=ids).values_list("status", "analysis_run")) == [("queued", 1)] * 3
+
+    rq_redis.start()
+    assert tasks.requeue_stale_analyses() == 3
+    assert run_rq_worker_burst() == ["done"] * 3
+
+    reports = Report.objects.filter(pk__in=ids)
+    assert [(r.status, r.analysis_run, r.lease_until) for r in reports] == [("done", 2, None)] * 3
+    assert all(r.results["seo"]["title"]["passed"] for r in reports)
+    assert tasks.requeue_stale_analyses() == 0  # nothing left to queue: each analysis ran once
+    assert run_rq_worker_burst() == []
+    assert tasks.backend_outage.since is None
+
+
+@pytest.mark.django_db
+def test_with_redis_down_a_rerun_through_the_api_or_the_admin_stays_queued_until_it_is_back(
+    owner_client, admin_client, user, test_site, settings, rq_redis
+):
+    settings.REPORTS_ANALYSIS_WAIT = 60
+    by_api, by_admin = ReportFactory.create_batch(2, owner=user, url=test_site.url("/good"), score=1)
+    rq_redis.stop()
+
+    patched = owner_client.patch(f"{URL}/{by_api.pk}", {"results": 1})
+    put = owner_client.put(f"{URL}/{by_api.pk}", {"results": 1})
+    admin = admin_client.post(
+        "/admin/reports/report/", {"action": "rerun_analysis", "_selected_action": [by_admin.pk]}, follow=True
+    )
+
+    assert (patched.status_code, put.status_code) == (status.HTTP_202_ACCEPTED, status.HTTP_202_ACCEPTED)
+    assert put["Location"] == f"http://testserver{URL}/{by_api.pk}"
+    assert put.json()["data"]["score"] == 1  # the last results until the new analysis is done
+    assert admin.status_code == 200
+    assert b"Queued 1 analysis(es)." in admin.content
+    assert sorted(Report.objects.values_list("status", "analysis_run")) == [("queued", 2), ("queued", 3)]
+
+    rq_redis.start()
+    assert tasks.requeue_stale_analyses() == 2
+    assert run_rq_worker_burst() == ["done", "done"]
+    assert sorted(Report.objects.values_list("status", "analysis_run")) == [("done", 3), ("done", 4)]
 
 
 @pytest.mark.django_db(transaction=True)
