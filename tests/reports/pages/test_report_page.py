@@ -30,9 +30,9 @@ def test_report_page_groups_checks_by_category_with_pass_fail_and_evidence(clien
 
     for category in ("SEO", "Performance", "Security", "Miscellaneous"):
         assertContains(response, category)
-    assertContains(response, "Image keywords")
+    assertContains(response, "Image alt texts")
     assertContains(response, "/images/photo.jpg")
-    assertContains(response, "HSTS header")
+    assertContains(response, "HSTS")
     assertContains(response, "Passed")
     assertContains(response, "Failed")
 
