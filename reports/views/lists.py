@@ -26,6 +26,15 @@ from reports.pagination import DEFAULT_PER_PAGE, PER_PAGE_CHOICES
 signed_in = login_required(login_url=reverse_lazy("shortener:login"))
 # The newest reports of a project drawn in its chart.
 CHART_POINTS = 100
+# What the API's sort_by values mean, for people.
+SORT_LABELS = {
+    "id": "Date added",
+    "generated_at": "Date analysed",
+    "url": "URL",
+    "result": "Score",
+    "created_at": "Date created",
+    "project": "Name",
+}
 
 
 def _page(request: HttpRequest, queryset: QuerySet) -> Page:
@@ -40,7 +49,8 @@ def _page(request: HttpRequest, queryset: QuerySet) -> Page:
 
 
 def _choices(filterset: ReportFilterSet | ProjectFilterSet, name: str) -> list[tuple[str, str]]:
-    return [(str(value), str(label)) for value, label in filterset.filters[name].extra["choices"]]
+    choices = filterset.filters[name].extra["choices"]
+    return [(str(value), SORT_LABELS.get(value, str(label))) for value, label in choices]
 
 
 @require_safe
