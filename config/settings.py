@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "django_tasks_db",
     "reports",
     "pastes",
     "shortener",
@@ -101,6 +102,28 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Background tasks (the reports' analyses) ------------------------------
+
+# Django's tasks framework. "database" (default) keeps the queue in the database above
+# and runs it with `manage.py analysis_worker` (make run starts one); "rq" queues on
+# Redis (REDIS_URL) for workers on other machines (`manage.py rqworker default`);
+# "immediate" runs each analysis inside the request that asks for it (tests, debugging).
+TASK_BACKENDS = {
+    "database": "django_tasks_db.DatabaseBackend",
+    "rq": "django_tasks_rq.RQBackend",
+    "immediate": "django.tasks.backends.immediate.ImmediateBackend",
+}
+TASKS_BACKEND = env_str("TASKS_BACKEND", "database").lower()
+if TASKS_BACKEND not in TASK_BACKENDS:
+    raise ImproperlyConfigured(f"TASKS_BACKEND must be one of {', '.join(TASK_BACKENDS)}, not {TASKS_BACKEND!r}.")
+TASKS = {"default": {"BACKEND": TASK_BACKENDS[TASKS_BACKEND]}}
+if TASKS_BACKEND == "rq":
+    if not REDIS_URL:
+        raise ImproperlyConfigured("TASKS_BACKEND=rq needs REDIS_URL.")
+    INSTALLED_APPS.append("django_rq")
+    # RQ kills a job that runs longer than this; an analysis is bounded far below it.
+    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
 
 # --- Auth, sessions, security ---------------------------------------------
 
@@ -206,6 +229,16 @@ REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")
 REPORTS_IMPORTANCE_WEIGHTS = env_str("REPORTS_IMPORTANCE_WEIGHTS")  # {"high": 10, "medium": 5, "low": 0}
 REPORTS_RATING_BANDS = env_str("REPORTS_RATING_BANDS")  # lowest score for each rating: {"good": 80, "decent": 50}
+# POST /api/v1/reports (and PUT with results=1) waits this long for the analysis before it
+# answers 202 with a Location to poll; at most REPORTS_ANALYSIS_WAIT_SLOTS requests of each
+# server process wait at once, so analyses never hold more than that share of its threads.
+REPORTS_ANALYSIS_WAIT = env_float("REPORTS_ANALYSIS_WAIT", 5.0, minimum=0)
+REPORTS_ANALYSIS_WAIT_SLOTS = env_int("REPORTS_ANALYSIS_WAIT_SLOTS", 1, minimum=0)
+# A running analysis renews its lease every third of this; one whose worker died (lease
+# passed) is queued again by any worker within about this long.
+REPORTS_ANALYSIS_LEASE = env_float("REPORTS_ANALYSIS_LEASE", 30.0, minimum=1)
+# Analyses run at once by one `analysis_worker` process (they mostly wait on the network).
+REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
 # Password attempts on one password-protected report page, per client address.
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
 REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)

@@ -1,8 +1,9 @@
 from django.contrib import admin, messages
-from django.core.exceptions import ObjectNotUpdated, ValidationError
+from django.core.exceptions import ObjectNotUpdated
 from django.db.models import Count, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponseRedirect
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from common.admin import ApiKeyAdmin
@@ -11,6 +12,9 @@ from . import presentation, services
 from .models import ApiKey, Project, Report
 
 admin.site.register(ApiKey, ApiKeyAdmin)
+
+# The progress view after "re-run analysis" lists the selected reports by id, up to this many.
+MAX_IDS_IN_PROGRESS_URL = 500
 
 
 @admin.register(Project)
@@ -33,8 +37,8 @@ class ProjectAdmin(admin.ModelAdmin):
 
 @admin.register(Report)
 class ReportAdmin(admin.ModelAdmin):
-    list_display = ("url", "project", "owner", "result", "score", "generated_at")
-    list_filter = ("result", "privacy", "project")
+    list_display = ("url", "project", "owner", "status", "result", "score", "generated_at")
+    list_filter = ("status", "result", "privacy", "project")
     list_select_related = ("project", "owner")
     search_fields = ("url",)
     date_hierarchy = "generated_at"
@@ -44,6 +48,8 @@ class ReportAdmin(admin.ModelAdmin):
         "url",
         "project",
         "owner",
+        "status",
+        "error",
         "result",
         "score",
         "privacy",
@@ -68,16 +74,23 @@ class ReportAdmin(admin.ModelAdmin):
         return render_to_string("reports/admin_checks.html", {"categories": presentation.categories(report.results)})
 
     @admin.action(description="Re-run analysis of the selected reports")
-    def rerun_analysis(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
-        refreshed = 0
+    def rerun_analysis(self, request: HttpRequest, queryset: QuerySet[Report]) -> HttpResponseRedirect | None:
+        queued = []
         for report in queryset:
             try:
                 services.report_refresh(report=report)
-            except ValidationError as exc:
-                self.message_user(request, f"{report.url}: {' '.join(exc.messages)}", messages.ERROR)
             except ObjectNotUpdated:
                 self.message_user(request, f"{report.url}: deleted meanwhile.", messages.WARNING)
             else:
-                refreshed += 1
-        if refreshed:
-            self.message_user(request, f"Analysed {refreshed} report(s) again.", messages.SUCCESS)
+                queued.append(report.pk)
+        if not queued:
+            return None
+        self.message_user(
+            request,
+            f"Queued {len(queued)} analysis(es). The list shows the selected reports; "
+            "their status goes from queued to running to done or failed (reload to follow).",
+            messages.SUCCESS,
+        )
+        # The changelist narrowed to these reports is their progress view.
+        ids = ",".join(map(str, queued[:MAX_IDS_IN_PROGRESS_URL]))
+        return HttpResponseRedirect(f"{reverse('admin:reports_report_changelist')}?id__in={ids}")

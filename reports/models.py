@@ -72,7 +72,19 @@ class ReportQuerySet(models.QuerySet):
 
 
 class Report(models.Model):
-    """One analysis of one page, kept with its score and every check's result."""
+    """One analysis of one page, kept with its score and every check's result.
+
+    The analysis runs on a task worker (reports/tasks.py). Until the first one is
+    done, `result`, `score`, `results` and `generated_at` are empty; a re-run keeps
+    the previous ones until it is done, and a failed one keeps them and says why in
+    `error`.
+    """
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
 
     class Result(models.TextChoices):
         GOOD = "good", "Good"
@@ -93,13 +105,21 @@ class Report(models.Model):
     )
     project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="reports", db_index=False)
     url = models.CharField(max_length=2048)
-    result = models.CharField(max_length=6, choices=Result.choices)
-    score = models.PositiveSmallIntegerField(help_text="0 to 100.")
-    results = models.JSONField(default=dict, help_text="Each check's outcome, grouped by category.")
+    result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
+    score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
+    results = models.JSONField(default=dict, blank=True, help_text="Each check's outcome, grouped by category.")
+    status = models.CharField(max_length=7, choices=Status.choices, default=Status.QUEUED)
+    error = models.TextField(blank=True, default="", help_text="Why the last analysis failed.")
+    # Each analysis queued for the report gets the next number; a task runs only the
+    # latest one, so a duplicate or superseded task does nothing (reports/tasks.py).
+    analysis_run = models.PositiveIntegerField(default=0)
+    # A running analysis renews this while it runs; past it, its worker is taken for dead
+    # and the analysis is queued again.
+    lease_until = models.DateTimeField(null=True, blank=True)
     privacy = models.PositiveSmallIntegerField(choices=Privacy.choices, default=Privacy.PUBLIC)
     # A password hash (django.contrib.auth.hashers), set only while privacy is PASSWORD.
     password = models.CharField(max_length=128, blank=True, default="")
-    generated_at = models.DateTimeField()
+    generated_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -107,9 +127,20 @@ class Report(models.Model):
 
     class Meta:
         constraints = [
-            models.CheckConstraint(condition=Q(score__lte=100), name="reports_report_score_range"),
             models.CheckConstraint(
-                condition=Q(result__in=["good", "decent", "bad"]), name="reports_report_result_valid"
+                condition=Q(score__isnull=True) | Q(score__lte=100), name="reports_report_score_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(result__in=["", "good", "decent", "bad"]),
+                name="reports_report_result_valid",
+            ),
+            models.CheckConstraint(
+                condition=Q(status__in=["queued", "running", "done", "failed"]), name="reports_report_status_valid"
+            ),
+            models.CheckConstraint(
+                condition=~Q(status="done") | (Q(score__isnull=False, generated_at__isnull=False) & ~Q(result="")),
+                name="reports_report_done_has_result",
+                violation_error_message="A done report has a score, a result and generated_at.",
             ),
             models.CheckConstraint(condition=Q(privacy__in=[0, 1, 2]), name="reports_report_privacy_valid"),
             models.CheckConstraint(
@@ -128,6 +159,12 @@ class Report(models.Model):
             # No index for sort_by=url: a 2048-character URL can exceed a B-tree entry's size limit.
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
+            # requeue_stale_analyses(): running analyses whose lease has passed.
+            models.Index(
+                fields=["status", "lease_until"],
+                condition=Q(status__in=["queued", "running"]),
+                name="reports_report_unfinished",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -140,6 +177,10 @@ class Report(models.Model):
         # Not expressible as a constraint: the database cannot compare across the foreign key.
         if self.project_id is not None and self.project.owner_id != self.owner_id:
             raise ValidationError({"project": "A report belongs to a project of its own owner."})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
 
     @property
     def has_password(self) -> bool:

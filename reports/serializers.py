@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.renderers import RawJSON
@@ -27,8 +28,8 @@ URL_WITH_CREDENTIALS = "The url must not contain a user name or password."
 PASSWORD_REQUIRED = "The password field is required when privacy is 2."
 
 
-def _timestamp(value: datetime) -> str:
-    return value.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
+def _timestamp(value: datetime | None) -> str | None:
+    return None if value is None else value.astimezone(UTC).strftime(TIMESTAMP_FORMAT)
 
 
 def _messages(field: str, **extra: str) -> dict[str, str]:
@@ -46,8 +47,32 @@ class ReportSerializer(serializers.ModelSerializer):
     password = serializers.BooleanField(
         source="has_password", read_only=True, help_text="Whether the page has a password; the password never leaves."
     )
-    results = serializers.JSONField(read_only=True, help_text="category → check → {passed, importance, value, errors}.")
-    generated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    result = serializers.ChoiceField(
+        choices=Report.Result.choices,
+        allow_null=True,
+        read_only=True,
+        help_text="good, decent or bad; null until the first analysis is done.",
+    )
+    score = serializers.IntegerField(
+        allow_null=True, read_only=True, help_text="0 to 100; null until the first analysis is done."
+    )
+    results = serializers.JSONField(
+        read_only=True,
+        help_text="category → check → {passed, importance, value, errors}; {} until the first analysis is done.",
+    )
+    status = serializers.ChoiceField(
+        choices=Report.Status.choices,
+        read_only=True,
+        help_text="The analysis: queued, running, done or failed. While a re-run is queued or running, or after it "
+        "failed, result, score, results and generated_at are those of the last analysis that was done.",
+    )
+    error = serializers.SerializerMethodField(help_text="Why the analysis failed (status failed), else null.")
+    generated_at = serializers.DateTimeField(
+        format=TIMESTAMP_FORMAT,
+        allow_null=True,
+        read_only=True,
+        help_text="When the results were made; null until the first analysis is done.",
+    )
     created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
     updated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
 
@@ -60,6 +85,8 @@ class ReportSerializer(serializers.ModelSerializer):
             "result",
             "score",
             "results",
+            "status",
+            "error",
             "privacy",
             "password",
             "generated_at",
@@ -67,6 +94,10 @@ class ReportSerializer(serializers.ModelSerializer):
             "updated_at",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_error(self, report: Report) -> str | None:
+        return report.error or None
 
     def to_representation(self, report: Report) -> dict:
         # Built directly: DRF would build this serializer's fields from the model for every
@@ -77,10 +108,12 @@ class ReportSerializer(serializers.ModelSerializer):
             "id": report.pk,
             "url": report.url,
             "project": report.project.name,
-            "result": str(report.result),
+            "result": str(report.result) or None,
             "score": report.score,
             # Passed on as the database wrote it when the queryset fetched it as text.
             "results": RawJSON(report.results_text) if hasattr(report, "results_text") else report.results,
+            "status": str(report.status),
+            "error": self.get_error(report),
             "privacy": int(report.privacy),
             "password": report.has_password,
             "generated_at": _timestamp(report.generated_at),

@@ -1,31 +1,16 @@
-"""Writes of interface A that run the analysis: every caller (API, admin) goes through here.
+"""Writes of interface A: every caller (API, admin) goes through here.
 
-The analysis runs before any write and outside any transaction (it fetches a
-page over the network): if it fails, a ValidationError on `url` names the cause
-and nothing is stored or changed.
+A report is stored at once with status `queued`, and its analysis runs on a task
+worker (reports/tasks.py): creating or re-running a report only queues it, and
+the caller may then wait a little for it with `tasks.wait_for_analysis`.
 """
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.utils import timezone
+from django.db.models import F
 
-from .analysis import AnalysisError, AnalysisResult, analyze
+from . import tasks
 from .models import Project, Report
-
-
-def _analyze(url: str) -> AnalysisResult:
-    try:
-        return analyze(url)
-    except AnalysisError as exc:
-        raise ValidationError({"url": [f"The page could not be analysed: {exc}"]}, code="analysis_failed") from exc
-
-
-def _apply_analysis(report: Report, analysis: AnalysisResult) -> None:
-    report.score = analysis.score
-    report.result = analysis.rating
-    report.results = analysis.results
-    report.generated_at = timezone.now()
 
 
 def project_get_or_create(*, owner: AbstractBaseUser, name: str) -> Project:
@@ -41,39 +26,62 @@ def project_get_or_create(*, owner: AbstractBaseUser, name: str) -> Project:
 def report_create(
     *, owner: AbstractBaseUser, url: str, privacy: int = Report.Privacy.PUBLIC, password: str = ""
 ) -> Report:
-    """Analyse `url` and store the report in the project of its host (made if need be)."""
-    analysis = _analyze(url)
+    """Store a report of `url` in the project of its host (made if need be) and queue its analysis."""
     with transaction.atomic():
         project = project_get_or_create(owner=owner, name=Project.name_for_url(url))
-        report = Report(owner=owner, project=project, url=url)
-        _apply_analysis(report, analysis)
+        report = Report(owner=owner, project=project, url=url, status=Report.Status.QUEUED, analysis_run=1)
         report.set_privacy(privacy, password)
         report.full_clean()
         report.save()
+    # Queued once the row is committed, so that a worker elsewhere finds it.
+    tasks.enqueue_analysis(report_id=report.pk, run=report.analysis_run)
     return report
 
 
 def report_update(
     *, report: Report, privacy: int | None = None, password: str | None = None, rerun: bool = False
 ) -> Report:
-    """Change the page's privacy/password and, with `rerun`, analyse the URL again."""
-    analysis = _analyze(report.url) if rerun else None
+    """Change the page's privacy/password and, with `rerun`, queue a new analysis of the URL."""
     changed = ["updated_at"]
     if privacy is not None or password:
         report.set_privacy(report.privacy if privacy is None else privacy, password)
         changed += ["privacy", "password"]
-    if analysis is not None:
-        _apply_analysis(report, analysis)
-        changed += ["score", "result", "results", "generated_at"]
     report.full_clean()
-    # Only the fields this call changed: a parallel update of the others is kept.
-    report.save(update_fields=changed)
+    with transaction.atomic():
+        # Only the fields this call changed: a parallel update of the others is kept.
+        report.save(update_fields=changed)
+        if rerun:
+            _queue_again(report)
+    if rerun:
+        tasks.enqueue_analysis(report_id=report.pk, run=report.analysis_run)
     return report
 
 
+def _queue_again(report: Report) -> None:
+    # The next run number supersedes any analysis of the report still queued or running.
+    Report.objects.filter(pk=report.pk).update(
+        status=Report.Status.QUEUED, analysis_run=F("analysis_run") + 1, error="", lease_until=None
+    )
+    report.refresh_from_db(fields=["status", "analysis_run", "error", "lease_until", "updated_at"])
+
+
 def report_refresh(*, report: Report) -> Report:
-    """Analyse the report's URL again: new results, score, rating and generated_at."""
+    """Queue a new analysis of the report's URL (new results, score, rating and generated_at once done)."""
     return report_update(report=report, rerun=True)
+
+
+def report_discard(*, report: Report) -> None:
+    """Delete a report whose first analysis failed, and its project if that leaves it empty.
+
+    For a create that answers 422, as it did when analyses ran in the request: nothing
+    stays behind. The project's row lock is the one report_create takes, so a report
+    being added to the project meanwhile either is seen here or waits for the delete.
+    """
+    with transaction.atomic():
+        project = Project.objects.select_for_update().filter(pk=report.project_id).first()
+        Report.objects.filter(pk=report.pk).delete()
+        if project is not None and not project.reports.exists():
+            project.delete()
 
 
 def project_delete(*, project: Project) -> None:

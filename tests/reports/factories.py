@@ -60,6 +60,8 @@ class ReportFactory(factory.django.DjangoModelFactory):
     )
     password = factory.LazyAttribute(lambda report: make_password(report.page_password) if report.page_password else "")
     generated_at = factory.LazyFunction(timezone.now)
+    status = Report.Status.DONE
+    analysis_run = 1
 
     class Meta:
         model = Report

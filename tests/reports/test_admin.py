@@ -1,7 +1,7 @@
 import pytest
 from pytest_django.asserts import assertContains, assertNotContains
 
-from reports.models import ApiKey
+from reports.models import ApiKey, Report
 from tests.reports.factories import ProjectFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -92,17 +92,35 @@ def test_rerun_analysis_action_analyses_the_selected_reports_again(admin_client,
 
     response = admin_client.post(CHANGELIST, {"action": "rerun_analysis", "_selected_action": [report.pk]}, follow=True)
 
-    assertContains(response, "Analysed 1 report(s) again.")
+    assertContains(response, "Queued 1 analysis(es).")
     report.refresh_from_db()
+    assert report.status == Report.Status.DONE
     assert report.score > 1
     assert report.results["seo"]["title"]["passed"] is True
 
 
-def test_rerun_analysis_action_reports_a_failure_and_keeps_the_report(admin_client, test_site):
+def test_rerun_analysis_action_shows_the_selected_reports_with_their_status(admin_client, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}  # queued, never run
+    selected = ReportFactory.create_batch(2)
+    other = ReportFactory()
+
+    response = admin_client.post(
+        CHANGELIST, {"action": "rerun_analysis", "_selected_action": [r.pk for r in selected]}, follow=True
+    )
+
+    assert [r.pk for r in response.context["cl"].result_list] == sorted((r.pk for r in selected), reverse=True)
+    assert other.pk not in [r.pk for r in response.context["cl"].result_list]
+    assertContains(response, "Queued 2 analysis(es).")
+    assert set(Report.objects.filter(pk__in=[r.pk for r in selected]).values_list("status", flat=True)) == {"queued"}
+
+
+def test_rerun_analysis_action_shows_a_failure_and_keeps_the_last_results(admin_client, test_site):
     report = ReportFactory(url="http://127.0.0.1:9/gone", score=1)
 
     response = admin_client.post(CHANGELIST, {"action": "rerun_analysis", "_selected_action": [report.pk]}, follow=True)
 
-    assertContains(response, "The page could not be analysed")
+    assertContains(response, "Failed")
     report.refresh_from_db()
+    assert report.status == Report.Status.FAILED
+    assert report.error.startswith("The page could not be analysed")
     assert report.score == 1

@@ -53,6 +53,8 @@ def test_list_shows_each_report_with_its_public_fields(owner_client, user):
         "result": "bad",
         "score": 42,
         "results": report.results,
+        "status": "done",
+        "error": None,
         "privacy": 0,
         "password": False,
         "generated_at": report.generated_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),

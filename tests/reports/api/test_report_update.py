@@ -137,15 +137,20 @@ def test_update_with_results_and_privacy_changes_both(owner_client, user, test_s
     assert report.results != SAMPLE_RESULTS
 
 
-def test_update_whose_analysis_fails_is_422_and_changes_nothing(owner_client, user, test_site):
+def test_update_whose_analysis_fails_is_422_and_keeps_the_last_results_with_status_failed(
+    owner_client, user, test_site
+):
     report = ReportFactory(owner=user, url="http://127.0.0.1:9/gone")
-    before = Report.objects.values().get(pk=report.pk)
+    before = Report.objects.values("score", "result", "results", "generated_at").get(pk=report.pk)
 
-    response = owner_client.patch(detail(report), {"results": 1, "privacy": 1})
+    response = owner_client.patch(detail(report), {"results": 1})
 
     assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
     assert response.json()["message"]["url"][0].startswith("The page could not be analysed: ")
-    assert Report.objects.values().get(pk=report.pk) == before
+    report.refresh_from_db()
+    assert Report.objects.values("score", "result", "results", "generated_at").get(pk=report.pk) == before
+    assert report.status == Report.Status.FAILED
+    assert report.error == response.json()["message"]["url"][0]
 
 
 @pytest.mark.parametrize(
