@@ -70,9 +70,9 @@ def report_list(request: HttpRequest) -> HttpResponse:
 
 
 def _score_histories(projects: list[Project]) -> dict[int, list[tuple[datetime, int]]]:
-    """Each project's newest CHART_POINTS (generated_at, score) pairs, oldest first, in one query."""
+    """Each project's newest CHART_POINTS analysed (generated_at, score) pairs, oldest first, in one query."""
     recent = (
-        Report.objects.filter(project__in=projects)
+        Report.objects.filter(project__in=projects, score__isnull=False, generated_at__isnull=False)
         .annotate(recency=Window(RowNumber(), partition_by=F("project_id"), order_by=F("generated_at").desc()))
         .filter(recency__lte=CHART_POINTS)
         .order_by("project_id", "generated_at", "id")
