@@ -6,6 +6,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from reports import tasks
+
 VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "mobile": {"width": 390, "height": 844}}
 
 
@@ -31,6 +33,14 @@ class Screen:
     def overflow(self) -> int:
         """How many CSS pixels the page is wider than the viewport (0 when nothing sticks out)."""
         return self.page.evaluate("document.documentElement.scrollWidth") - self.width
+
+
+@pytest.fixture
+def queued_only(monkeypatch):
+    """Keep analyses queued, as when no worker has taken them yet; the enqueued (id, run) pairs are listed."""
+    enqueued = []
+    monkeypatch.setattr(tasks, "enqueue_analysis", lambda *, report_id, run: enqueued.append((report_id, run)))
+    return enqueued
 
 
 @pytest.fixture(params=list(VIEWPORTS))

@@ -4,21 +4,12 @@ import pytest
 from django.test import Client
 from pytest_django.asserts import assertContains, assertRedirects
 
-from reports import tasks
 from reports.models import Report
 from tests.reports.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
 
 NEW = "/reports/new"
-
-
-@pytest.fixture
-def queued_only(monkeypatch):
-    """Keep analyses queued, as when no worker has taken them yet; the enqueued (id, run) pairs are listed."""
-    enqueued = []
-    monkeypatch.setattr(tasks, "enqueue_analysis", lambda *, report_id, run: enqueued.append((report_id, run)))
-    return enqueued
 
 
 def test_form_asks_an_anonymous_visitor_to_sign_in_first(client):
