@@ -54,7 +54,8 @@ def status_body(report: Report) -> dict:
 @require_http_methods(["GET", "HEAD", "POST"])
 @signed_in
 def report_new(request: HttpRequest) -> HttpResponse:
-    form = ReportCreateForm(request.POST or None, initial={"url": request.GET.get("url", "")})
+    data = request.POST if request.method == "POST" else None
+    form = ReportCreateForm(data, initial={"url": request.GET.get("url", "")})
     if request.method == "POST" and form.is_valid():
         report = services.report_create(owner=request.user, **form.cleaned_data)
         return redirect("reports:report-progress", report_id=report.pk)

@@ -79,6 +79,7 @@ def test_a_password_protected_report_keeps_only_the_hash(client, user, queued_on
 @pytest.mark.parametrize(
     ("data", "field", "message"),
     [
+        ({}, "url", "This field is required."),
         ({"privacy": "0"}, "url", "This field is required."),
         ({"url": "", "privacy": "0"}, "url", "This field is required."),
         ({"url": "not a url", "privacy": "0"}, "url", "The url must be a valid http or https URL."),

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
+from reports.models import Report
 from tests.reports.factories import ProjectFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -176,3 +177,37 @@ def test_project_list_charts_are_made_in_a_fixed_number_of_queries(client, user,
         response = client.get(PROJECTS)
 
     assertContains(response, 'class="score-point"', count=15)
+
+
+def test_report_list_is_made_in_a_fixed_number_of_queries(client, user, django_assert_max_num_queries):
+    for _ in range(4):
+        ReportFactory.create_batch(5, owner=user, project=ProjectFactory(owner=user))
+    client.force_login(user)
+
+    # session, user, count, page (with its projects), the project choices: not one query per report.
+    with django_assert_max_num_queries(6):
+        response = client.get(f"{REPORTS}?per_page=25")
+
+    assert len(response.context["page"]) == 20
+
+
+def test_report_list_shows_an_unfinished_report_with_its_status(client, user):
+    report = ReportFactory(owner=user, status=Report.Status.QUEUED, score=None, result="", generated_at=None)
+    client.force_login(user)
+
+    response = client.get(REPORTS)
+
+    assertContains(response, f'href="/reports/{report.pk}/progress">Queued</a>')
+    assertContains(response, "not yet")
+
+
+def test_project_chart_leaves_out_reports_not_analysed_yet(client, user):
+    project = ProjectFactory(owner=user)
+    ReportFactory(owner=user, project=project, score=60)
+    ReportFactory(owner=user, project=project, status=Report.Status.QUEUED, score=None, result="", generated_at=None)
+    client.force_login(user)
+
+    response = client.get(PROJECTS)
+
+    assertContains(response, "2 reports")
+    assertContains(response, 'class="score-point"', count=1)
