@@ -34,8 +34,9 @@ run: $(VENV)/.installed-run .secret_key
 	$(PY) manage.py migrate --noinput && \
 	$(PY) manage.py collectstatic --noinput -v0 && \
 	$(PY) manage.py create_demo_user && \
-	echo "Serving on http://127.0.0.1:$(PORT)/ (Ctrl-C stops)" && \
-	exec $(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
+	echo "Serving on http://127.0.0.1:$(PORT)/ with the analysis worker (Ctrl-C stops both)" && \
+	exec $(PY) scripts/serve.py -- \
+		$(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
 		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log
 
 lint: $(VENV)/.installed-dev

@@ -124,6 +124,8 @@ if TASKS_BACKEND == "rq":
     INSTALLED_APPS.append("django_rq")
     # RQ kills a job that runs longer than this; an analysis is bounded far below it.
     RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
+    # Workers run the jobs as django.tasks tasks (recording their results for the backend).
+    RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
 
 # --- Auth, sessions, security ---------------------------------------------
 

@@ -22,7 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime, timedelta
 from functools import cache
 
@@ -160,7 +160,9 @@ def wait_for_analysis(report: Report) -> Report:
             _poll_until_finished(report.pk, time.monotonic() + settings.REPORTS_ANALYSIS_WAIT)
         finally:
             _wait_slots(slots).release()
-    report.refresh_from_db()
+    # Deleted meanwhile (e.g. with its project): the caller answers with the report as it was made.
+    with suppress(Report.DoesNotExist):
+        report.refresh_from_db()
     return report
 
 

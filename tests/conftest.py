@@ -23,6 +23,17 @@ def _test_environment(settings):
     cache.clear()
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    # SQLite tests run on a file, as deployments do: in-memory SQLite shared between threads
+    # (the analysis worker's) fails at once with "table is locked" instead of waiting its turn.
+    from django.conf import settings
+
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
+
+
 @pytest.fixture
 def user(db):
     return get_user_model().objects.create_user(username="alice", password="alice-password")

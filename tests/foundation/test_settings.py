@@ -45,6 +45,11 @@ def test_settings_import_with_defaults():
         ("PASTES_DEFAULT_MAX_CHARS", "1e6"),
         ("SECURE_HSTS_SECONDS", "-1"),
         ("REPORTS_FETCH_TIMEOUT", "soon"),
+        ("TASKS_BACKEND", "celery"),
+        ("REPORTS_ANALYSIS_WAIT", "-1"),
+        ("REPORTS_ANALYSIS_WAIT_SLOTS", "many"),
+        ("REPORTS_ANALYSIS_LEASE", "0"),
+        ("REPORTS_WORKER_THREADS", "0"),
     ],
 )
 def test_bad_value_stops_start_up_naming_the_variable(variable, value):
@@ -70,6 +75,13 @@ def test_bad_analysis_setting_stops_start_up_naming_the_variable(variable, value
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert variable in result.stderr
+
+
+def test_rq_task_backend_without_redis_stops_start_up_naming_redis_url():
+    result = import_settings(TASKS_BACKEND="rq")
+
+    assert result.returncode != 0
+    assert "TASKS_BACKEND=rq needs REDIS_URL" in result.stderr
 
 
 def test_missing_secret_key_stops_start_up_when_debug_is_off():

@@ -1,0 +1,144 @@
+"""Run the tasks queued in the database (TASKS_BACKEND=database), several at once, until stopped.
+
+django-tasks-db's own `db_worker` runs one task at a time; an analysis mostly waits
+on the network, so this worker claims tasks the same way (a row lock that other
+workers skip, on any number of machines sharing the database) and runs up to
+--threads of them at once, each through django-tasks-db's task runner. Every few
+seconds it also queues again the analyses whose worker died
+(reports.tasks.requeue_stale_analyses).
+
+SIGTERM or SIGINT stops claiming and lets the running analyses finish; a second
+one exits at once (what was running is queued again when its lease passes).
+"""
+
+import logging
+import os
+import signal
+import socket
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from types import FrameType
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.db import OperationalError, close_old_connections, connections
+from django.tasks import DEFAULT_TASK_BACKEND_ALIAS, task_backends
+from django.utils.crypto import get_random_string
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.management.commands.db_worker import Worker
+from django_tasks_db.models import DBTaskResult
+from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
+
+from reports.tasks import requeue_stale_analyses
+
+logger = logging.getLogger(__name__)
+
+
+class AnalysisWorker:
+    """Claims ready tasks of one database backend and runs them in a thread pool."""
+
+    def __init__(self, *, threads: int, interval: float, backend_name: str, worker_id: str) -> None:
+        self.threads = threads
+        self.interval = interval
+        self.backend_name = backend_name
+        self.worker_id = worker_id
+        self.stopping = threading.Event()
+        self._free = threading.Semaphore(threads)
+        self._pool = ThreadPoolExecutor(threads, thread_name_prefix="analysis")
+        # Used only for its run_task(): runs the task and records its outcome and signals.
+        self._runner = Worker(
+            queue_names=["*"],
+            interval=interval,
+            batch=False,
+            backend_name=backend_name,
+            startup_delay=False,
+            max_tasks=None,
+            worker_id=worker_id,
+            excluded_queue_names=[],
+        )
+        self._sweep_every = min(5.0, settings.REPORTS_ANALYSIS_LEASE / 3)
+
+    def run(self) -> None:
+        logger.info("Analysis worker %s runs up to %d tasks at once", self.worker_id, self.threads)
+        next_sweep = 0.0
+        try:
+            while not self.stopping.is_set():
+                if time.monotonic() >= next_sweep:
+                    self._sweep()
+                    next_sweep = time.monotonic() + self._sweep_every
+                if not self._free.acquire(timeout=self.interval):
+                    continue  # every thread is busy
+                task_result = self._claim()
+                if task_result is None:
+                    self._free.release()
+                    self.stopping.wait(self.interval)
+                else:
+                    self._pool.submit(self._run, task_result)
+        finally:
+            self._pool.shutdown(wait=True)
+            connections.close_all()
+
+    def _sweep(self) -> None:
+        try:
+            requeue_stale_analyses()
+        except OperationalError:
+            logger.exception("Could not look for analyses to queue again")
+
+    def _claim(self) -> DBTaskResult | None:
+        close_old_connections()
+        ready = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        try:
+            with exclusive_transaction(ready.db):
+                task_result = ready.get_locked()
+                if task_result is not None:
+                    task_result.claim(self.worker_id)
+        except OperationalError as exc:
+            if not is_locked_database_exception(exc):
+                logger.exception("Could not claim a task")
+            return None
+        return task_result
+
+    def _run(self, task_result: DBTaskResult) -> None:
+        try:
+            self._runner.run_task(task_result)
+        finally:
+            connections.close_all()  # this thread's connection
+            self._free.release()
+
+
+class Command(BaseCommand):
+    help = "Run the analyses (and any other task) queued in the database, several at once, until stopped."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--threads",
+            type=int,
+            default=settings.REPORTS_WORKER_THREADS,
+            help="Tasks run at once (default: REPORTS_WORKER_THREADS, %(default)s).",
+        )
+        parser.add_argument(
+            "--interval", type=float, default=0.2, help="Seconds between looks at an empty queue (%(default)s)."
+        )
+        parser.add_argument("--backend", default=DEFAULT_TASK_BACKEND_ALIAS, help="The TASKS alias (%(default)s).")
+
+    def handle(self, *, threads: int, interval: float, backend: str, **options: object) -> None:
+        if threads < 1 or interval <= 0:
+            raise CommandError("--threads must be at least 1 and --interval above 0.")
+        if not isinstance(task_backends[backend], DatabaseBackend):
+            raise CommandError(
+                f"The {backend!r} task backend does not queue in the database (TASKS_BACKEND={settings.TASKS_BACKEND}):"
+                " run its own workers instead (README, 'Deployment')."
+            )
+        worker_id = f"{socket.gethostname()[:40]}-{os.getpid()}-{get_random_string(8)}"
+        worker = AnalysisWorker(threads=threads, interval=interval, backend_name=backend, worker_id=worker_id)
+
+        def stop(signum: int, frame: FrameType | None) -> None:
+            if worker.stopping.is_set():
+                os._exit(1)  # asked twice: the running analyses are queued again once their lease passes
+            self.stderr.write(f"{signal.strsignal(signum)}: finishing the running analyses (again to quit now)")
+            worker.stopping.set()
+
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, stop)
+        worker.run()

@@ -1,0 +1,352 @@
+"""Analyses on the tasks framework: queued in the database, run by the worker, exactly once."""
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from django.tasks import task_backends
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
+from rest_framework import status
+
+from reports import tasks
+from reports.management.commands.analysis_worker import AnalysisWorker
+from reports.models import Report
+from tests.reports.api.conftest import _client_with_key
+from tests.reports.factories import ReportFactory
+
+PROJECT_DIR = Path(__file__).resolve().parents[2]
+URL = "/api/v1/reports"
+DATABASE_BACKEND = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+NEVER_RUN_BACKEND = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
+
+
+def wait_for_status(report_id: int, *statuses: str, timeout: float = 30) -> Report:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        report = Report.objects.get(pk=report_id)
+        if report.status in statuses:
+            return report
+        time.sleep(0.05)
+    raise AssertionError(f"report {report_id} is still {report.status}")
+
+
+@pytest.fixture
+def owner_client(user):
+    return _client_with_key(user)
+
+
+@pytest.fixture
+def worker(settings):
+    """An analysis worker on the database backend, running in a thread of this process."""
+    settings.TASKS = DATABASE_BACKEND
+    worker = AnalysisWorker(threads=4, interval=0.05, backend_name="default", worker_id="test-worker")
+    thread = threading.Thread(target=worker.run)
+    thread.start()
+    yield worker
+    worker.stopping.set()
+    thread.join(timeout=30)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_create_answers_202_with_location_and_the_worker_completes_the_report(
+    owner_client, test_site, settings, worker
+):
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    client = owner_client
+
+    response = client.post(URL, {"url": test_site.url("/slow?delay=0.5")})
+
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    body = response.json()
+    assert body["status"] == 202
+    assert body["data"]["status"] in ("queued", "running")
+    assert body["data"]["result"] is None
+    assert body["data"]["score"] is None
+    assert body["data"]["generated_at"] is None
+    assert response["Location"] == f"http://testserver{URL}/{body['data']['id']}"
+    report = wait_for_status(body["data"]["id"], "done")
+    polled = client.get(response["Location"]).json()["data"]
+    assert polled["status"] == "done"
+    assert polled["score"] == report.score is not None
+    assert polled["results"]["seo"]["title"]["passed"] is True
+    assert DBTaskResult.objects.get().status == "SUCCESSFUL"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_create_answers_201_with_the_finished_report_when_it_finishes_within_the_wait(owner_client, test_site, worker):
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+
+    assert response.status_code == status.HTTP_201_CREATED
+    assert response.json()["status"] == 200
+    assert response.json()["data"]["status"] == "done"
+    assert response.json()["data"]["score"] == Report.objects.get().score
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rerun_answers_202_and_keeps_the_last_results_until_the_new_ones_are_done(
+    owner_client, user, test_site, settings, worker
+):
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    report = ReportFactory(owner=user, url=test_site.url("/slow?delay=0.5"), score=1)
+
+    response = owner_client.put(f"{URL}/{report.pk}", {"results": 1})
+
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    assert response.json()["data"]["status"] in ("queued", "running")
+    assert response.json()["data"]["score"] == 1
+    assert response["Location"].endswith(f"{URL}/{report.pk}")
+    report = wait_for_status(report.pk, "done")
+    assert report.score > 1
+    assert report.analysis_run == 2
+
+
+@pytest.mark.django_db
+def test_create_answers_202_at_once_when_every_waiting_slot_is_taken(owner_client, test_site, settings, monkeypatch):
+    settings.TASKS = NEVER_RUN_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 60
+    settings.REPORTS_ANALYSIS_WAIT_SLOTS = 1
+    polls = []
+    monkeypatch.setattr(tasks, "_poll_until_finished", lambda *args: polls.append(args))
+    slot = tasks._wait_slots(1)
+    assert slot.acquire(blocking=False)  # another request is waiting
+    try:
+        response = owner_client.post(URL, {"url": test_site.url("/good")})
+    finally:
+        slot.release()
+
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    assert polls == []
+    assert Report.objects.get().status == Report.Status.QUEUED
+
+
+@pytest.mark.django_db
+def test_create_waits_in_a_free_slot_and_answers_202_when_the_analysis_is_not_done_in_time(
+    owner_client, test_site, settings
+):
+    settings.TASKS = NEVER_RUN_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0.3
+
+    started = time.monotonic()
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+
+    assert time.monotonic() - started >= 0.3
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    assert response.json()["data"]["status"] == "queued"
+
+
+@pytest.mark.django_db
+def test_failed_analysis_after_the_wait_shows_status_failed_and_the_cause(owner_client, settings):
+    settings.TASKS = NEVER_RUN_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    report_id = owner_client.post(URL, {"url": "http://127.0.0.1:9/nothing-listens-here"}).json()["data"]["id"]
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
+
+    tasks.analyze_report.enqueue(report_id, 1)
+
+    data = owner_client.get(f"{URL}/{report_id}").json()["data"]
+    assert data["status"] == "failed"
+    assert data["error"].startswith("The page could not be analysed: ")
+    assert data["result"] is None
+    assert data["results"] == {}
+
+
+@pytest.mark.django_db
+def test_list_shows_unfinished_reports_with_their_status_and_no_result(owner_client, test_site, settings):
+    settings.TASKS = NEVER_RUN_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    owner_client.post(URL, {"url": test_site.url("/good")})
+
+    item = owner_client.get(URL).json()["data"][0]
+
+    assert (item["status"], item["result"], item["score"], item["results"], item["error"]) == (
+        "queued",
+        None,
+        None,
+        {},
+        None,
+    )
+
+
+@pytest.mark.django_db
+def test_a_task_for_a_superseded_run_does_nothing(test_site):
+    report = ReportFactory(url=test_site.url("/good"), status=Report.Status.QUEUED, analysis_run=2, score=1)
+
+    outcome = tasks.analyze_report.call(report.pk, 1)
+
+    assert outcome == "skipped"
+    report.refresh_from_db()
+    assert (report.status, report.score) == (Report.Status.QUEUED, 1)
+
+
+@pytest.mark.django_db
+def test_a_second_task_for_the_same_run_does_nothing(test_site, settings):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
+    report = ReportFactory(url=test_site.url("/good"), status=Report.Status.QUEUED, analysis_run=1, score=1)
+
+    first = tasks.analyze_report.call(report.pk, 1)
+    report.refresh_from_db()
+    generated_at = report.generated_at
+    second = tasks.analyze_report.call(report.pk, 1)
+
+    assert (first, second) == ("done", "skipped")
+    report.refresh_from_db()
+    assert report.generated_at == generated_at
+
+
+@pytest.mark.django_db
+def test_a_running_analysis_whose_lease_passed_is_queued_again_under_the_next_run(settings):
+    settings.TASKS = NEVER_RUN_BACKEND
+    stale = ReportFactory(status=Report.Status.RUNNING, lease_until=timezone.now() - timedelta(seconds=1))
+    alive = ReportFactory(status=Report.Status.RUNNING, lease_until=timezone.now() + timedelta(seconds=30))
+
+    assert tasks.requeue_stale_analyses() == 1
+
+    stale.refresh_from_db()
+    alive.refresh_from_db()
+    assert (stale.status, stale.analysis_run, stale.lease_until) == (Report.Status.QUEUED, 2, None)
+    assert (alive.status, alive.analysis_run) == (Report.Status.RUNNING, 1)
+
+
+@pytest.mark.django_db
+def test_the_late_finish_of_a_run_queued_again_is_discarded(test_site, settings, monkeypatch):
+    """The old worker was only slow, not dead: its results must not overwrite the new run's."""
+    settings.TASKS = NEVER_RUN_BACKEND
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
+    report = ReportFactory(url=test_site.url("/good"), status=Report.Status.QUEUED, analysis_run=1, score=1)
+    real_analyze = tasks.analyze
+
+    def analyze_while_the_lease_passes(url):
+        Report.objects.filter(pk=report.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
+        tasks.requeue_stale_analyses()
+        return real_analyze(url)
+
+    monkeypatch.setattr(tasks, "analyze", analyze_while_the_lease_passes)
+
+    outcome = tasks.analyze_report.call(report.pk, 1)
+
+    assert outcome == "superseded"
+    report.refresh_from_db()
+    assert (report.status, report.analysis_run, report.score) == (Report.Status.QUEUED, 2, 1)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_long_analysis_renews_its_lease(test_site, settings):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
+    settings.REPORTS_ANALYSIS_LEASE = 1.5
+    report = ReportFactory(url=test_site.url("/slow?delay=1"), status=Report.Status.QUEUED, analysis_run=1)
+    leases = []
+    real_finish = tasks._finish
+
+    def finish_and_record(report_id, run, **fields):
+        leases.append(Report.objects.values_list("lease_until", flat=True).get(pk=report_id))
+        return real_finish(report_id, run, **fields)
+
+    started = timezone.now()
+    tasks._finish, saved = finish_and_record, tasks._finish
+    try:
+        tasks.analyze_report.call(report.pk, 1)
+    finally:
+        tasks._finish = saved
+
+    # Renewed after 0.5 s: the lease now ends later than the first one (started + 1.5 s).
+    assert leases[0] > started + timedelta(seconds=1.5)
+
+
+def start_worker_process(*, threads: int = 1) -> subprocess.Popen:
+    """`manage.py analysis_worker` in its own process, on the test database."""
+    database = connection.settings_dict
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{database['USER']}@{database['HOST']}:{database['PORT']}/{database['NAME']}",
+        "TASKS_BACKEND": "database",
+        "REPORTS_ALLOW_PRIVATE_NETWORKS": "1",
+        "REPORTS_ANALYSIS_LEASE": "2",
+    }
+    return subprocess.Popen(
+        [sys.executable, "manage.py", "analysis_worker", f"--threads={threads}", "--interval=0.1"],
+        cwd=PROJECT_DIR,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_killed_mid_analysis_loses_nothing_and_each_analysis_completes_once(owner_client, test_site, settings):
+    settings.TASKS = DATABASE_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    slow = owner_client.post(URL, {"url": test_site.url("/slow?delay=2")}).json()["data"]["id"]
+    waiting = owner_client.post(URL, {"url": test_site.url("/good")}).json()["data"]["id"]
+    first = start_worker_process(threads=1)
+    try:
+        wait_for_status(slow, "running")
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    assert Report.objects.get(pk=waiting).status == Report.Status.QUEUED
+
+    second = start_worker_process(threads=1)
+    try:
+        reports = [wait_for_status(report_id, "done", timeout=60) for report_id in (slow, waiting)]
+    finally:
+        second.terminate()
+        second.wait(timeout=30)
+
+    assert [r.analysis_run for r in reports] == [2, 1]  # the killed run was queued again once
+    assert all(r.results["seo"]["title"]["passed"] for r in reports)
+    outcomes = sorted(DBTaskResult.objects.filter(status="SUCCESSFUL").values_list("return_value", flat=True))
+    assert outcomes == ["done", "done"]
+
+
+@pytest.fixture
+def rq_settings(settings):
+    """The RQ backend on this project's Redis database for tests (REDIS_TEST_URL), emptied around the test."""
+    import django_rq
+    import redis
+
+    url = os.environ.get("REDIS_TEST_URL", "redis://127.0.0.1:6379/5")
+    try:
+        redis.Redis.from_url(url).ping()
+    except redis.ConnectionError:
+        pytest.skip(f"no Redis at {url} (set REDIS_TEST_URL)")
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
+    settings.RQ_QUEUES = {"default": {"URL": url}}
+    settings.RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
+    settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "django_rq"]
+    django_rq.get_connection("default").flushdb()
+    yield
+    django_rq.get_connection("default").flushdb()
+
+
+@pytest.mark.django_db
+def test_analyses_queued_on_redis_are_run_by_an_rq_worker_exactly_once(owner_client, test_site, settings, rq_settings):
+    import django_rq
+    from rq import SimpleWorker
+
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    report_id = response.json()["data"]["id"]
+    queue = django_rq.get_queue("default")
+    assert queue.count == 1
+    first_id = queue.job_ids[0]
+    duplicate = tasks.analyze_report.enqueue(report_id, 1)  # the same analysis delivered twice
+
+    # In this process (SimpleWorker does not fork), so it shares the test's database transaction.
+    django_rq.get_worker("default", worker_class=SimpleWorker).work(burst=True)
+
+    report = Report.objects.get(pk=report_id)
+    assert report.status == Report.Status.DONE
+    assert report.results["seo"]["title"]["passed"] is True
+    outcomes = [task_backends["default"].get_result(job_id).return_value for job_id in (first_id, duplicate.id)]
+    assert outcomes == ["done", "skipped"]
