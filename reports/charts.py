@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from .analysis import config
+from reports.analysis import config
 
 WIDTH, HEIGHT = 600, 180
 # Room for the score axis on the left and the dates below.

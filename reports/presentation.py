@@ -11,7 +11,7 @@ check or field without an entry is shown as it is stored.
 
 from dataclasses import dataclass
 
-from .advice import Advice, advice_for
+from reports.advice import Advice, advice_for
 
 CATEGORY_ORDER = ("seo", "performance", "security", "miscellaneous")
 CATEGORY_LABELS = {"seo": "SEO", "performance": "Performance", "security": "Security", "miscellaneous": "Miscellaneous"}

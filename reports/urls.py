@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from .views import analyse, lists, pages
+from reports.views import analyse, lists, pages
 
 app_name = "reports"
 
