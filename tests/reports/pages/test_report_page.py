@@ -23,6 +23,36 @@ def test_public_report_is_shown_to_anyone(client):
     assertContains(response, "Good")
 
 
+def test_report_page_of_a_queued_report_says_so_and_shows_no_score(client):
+    report = ReportFactory(
+        status=Report.Status.QUEUED, score=None, result="", results={}, generated_at=None, url="https://a.example/"
+    )
+
+    response = client.get(page_url(report))
+
+    assert response.status_code == 200
+    assertContains(response, "Analysis queued: reload this page in a few seconds to see its results.")
+    assertNotContains(response, 'data-testid="score"')
+    assertNotContains(response, "This report has no checks.")
+
+
+def test_report_page_of_a_running_rerun_says_so_above_the_last_results(client):
+    report = ReportFactory(status=Report.Status.RUNNING, score=85)
+
+    response = client.get(page_url(report))
+
+    assertContains(response, "Analysis running: reload this page in a few seconds to see the new results.")
+    assertContains(response, '<span class="gauge-score" data-testid="score">85</span>', html=True)
+
+
+def test_report_page_of_a_failed_analysis_shows_the_cause(client):
+    report = ReportFactory(status=Report.Status.FAILED, error="The page could not be analysed: timed out.")
+
+    response = client.get(page_url(report))
+
+    assertContains(response, "The last analysis failed: The page could not be analysed: timed out.")
+
+
 def test_report_page_groups_checks_by_category_with_pass_fail_and_evidence(client):
     report = ReportFactory()
 
