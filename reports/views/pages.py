@@ -95,10 +95,8 @@ def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
     elif request.method == "POST":
         return redirect(report)
     elif report.generated_at is None and is_owner:
-        # Never analysed yet (queued, running, or its first analysis failed): follow it there.
+        # Never analysed yet (queued, running, or its first analysis failed): its owner follows it there.
         return redirect("reports:report-progress", report_id=report.pk)
-    elif report.generated_at is None:
-        response = render(request, "reports/report_pending.html", {"report": report})
     else:
         response = render(
             request,

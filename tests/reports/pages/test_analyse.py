@@ -201,15 +201,6 @@ def test_report_page_of_an_unfinished_report_sends_its_owner_to_the_progress(cli
     assertRedirects(response, f"/reports/{report.pk}/progress", fetch_redirect_response=False)
 
 
-def test_report_page_of_an_unfinished_public_report_tells_a_visitor_to_come_back(client):
-    report = ReportFactory(status=Report.Status.RUNNING, score=None, result="", generated_at=None)
-
-    response = client.get(f"/reports/{report.pk}")
-
-    assertContains(response, "This report is not ready yet")
-    assertContains(response, "The analysis is running")
-
-
 def test_owner_can_run_the_analysis_again(client, user, queued_only):
     report = ReportFactory(owner=user, status=Report.Status.FAILED, error="Timed out.")
     client.force_login(user)

@@ -257,12 +257,3 @@ def test_report_page_offers_the_download_to_everyone_and_a_rerun_to_the_owner_on
     assertNotContains(anonymous, f"/reports/{report.pk}/rerun")
     assertNotContains(other, f"/reports/{report.pk}/rerun")
     assertContains(owner, f'action="/reports/{report.pk}/rerun"')
-
-
-def test_report_page_after_a_failed_rerun_says_why_and_keeps_the_last_results(client):
-    report = ReportFactory(status=Report.Status.FAILED, error="The page could not be analysed: timed out.", score=70)
-
-    response = client.get(page_url(report))
-
-    assertContains(response, "The last analysis failed: The page could not be analysed: timed out.")
-    assertContains(response, '<span class="gauge-score" data-testid="score">70</span>', html=True)

@@ -119,5 +119,7 @@ def test_owner_sees_a_rerun_in_progress_and_can_follow_it(screen, user, queued_o
     expect(page.get_by_test_id("status")).to_have_text("Queued: waiting for a worker to start the analysis.")
     assert Report.objects.get().status == Report.Status.QUEUED
     screen.goto(f"/reports/{report.pk}")
-    expect(page.get_by_test_id("rerun-status")).to_contain_text("A new analysis is queued")
+    expect(page.get_by_test_id("status")).to_contain_text("Analysis queued")
     expect(page.get_by_test_id("score")).to_be_visible()  # the previous results stay on show
+    page.get_by_role("link", name="Follow the analysis").click()
+    page.wait_for_url(f"**/reports/{report.pk}/progress")
