@@ -230,3 +230,24 @@ def test_rerun_needs_a_post(client, user):
     client.force_login(user)
 
     assert client.get(f"/reports/{report.pk}/rerun").status_code == 405
+
+
+def test_anonymous_visitor_cannot_run_an_analysis_again(client, queued_only):
+    report = ReportFactory()
+
+    response = client.post(f"/reports/{report.pk}/rerun")
+
+    assert response.status_code == 302 and response["Location"].startswith("/s/login")
+    report.refresh_from_db()
+    assert (report.status, report.analysis_run) == (Report.Status.DONE, 1)
+    assert queued_only == []
+
+
+def test_status_of_a_progress_page_is_always_json_whatever_the_client_accepts(client, user):
+    report = ReportFactory(owner=user)
+    client.force_login(user)
+
+    response = client.get(f"/reports/{report.pk}/status", headers={"Accept": "text/html"})
+
+    assert response["Content-Type"] == "application/json"
+    assert response.json()["status"] == "done"
