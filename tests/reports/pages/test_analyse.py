@@ -243,7 +243,7 @@ def test_anonymous_visitor_cannot_run_an_analysis_again(client, queued_only):
     assert queued_only == []
 
 
-def test_status_of_a_progress_page_is_always_json_whatever_the_client_accepts(client, user):
+def test_status_is_always_json_whatever_the_client_accepts(client, user):
     report = ReportFactory(owner=user)
     client.force_login(user)
 
