@@ -20,10 +20,11 @@ from pathlib import Path
 
 import psycopg
 
+from bench import analysis_load
 from bench.harness import PROJECT_DIR, WrkResult, manage, recreate_database, run_wrk, server
 
-SERVICE_PORT = 8801
-FLOOR_PORT = 8802
+SERVICE_PORT = 8801  # the floor app listens on the next port, the slow page of "under analysis load" on the one after
+ANALYSIS_LOAD = "under analysis load"
 VISITORS = 50  # distinct User-Agents the redirect scenario visits as
 
 
@@ -63,6 +64,9 @@ def service_env(database_url: str) -> dict[str, str]:
         "PASTES_WRITE_RATE_LIMIT": "1000000000",
         "PASTES_READ_RATE_LIMIT": "1000000000",
         "SHORTENER_CREATE_RATE_LIMIT": "1000000000",
+        # "under analysis load" analyses a page on loopback, with the default task backend.
+        "REPORTS_ALLOW_PRIVATE_NETWORKS": "1",
+        "TASKS_BACKEND": "database",
     }
     env.setdefault("REDIS_URL", "")
     return env
@@ -141,7 +145,8 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--threads", type=int, default=4, help="blocking threads per worker, as make run")
     parser.add_argument("--json", type=Path, help="also write the table to this file")
-    parser.add_argument("--only", help="run only the scenarios whose name contains this text")
+    parser.add_argument("--only", help=f"run only the scenarios whose name contains this text (e.g. '{ANALYSIS_LOAD}')")
+    parser.add_argument("--port", type=int, default=SERVICE_PORT, help="the service's port; the next two are used too")
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"),
@@ -162,7 +167,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         tmpdir = Path(tmp)
         with server(
-            "bench.floor:application", port=FLOOR_PORT, workers=args.workers, threads=args.threads, env=env
+            "bench.floor:application", port=args.port + 1, workers=args.workers, threads=args.threads, env=env
         ) as floor_url:
             print("Measuring the floor …", flush=True)
             floor_paths = write_lines(tmpdir, "floor.txt", ["/"])
@@ -180,7 +185,7 @@ def main() -> int:
 
         with server(
             "config.wsgi:application",
-            port=SERVICE_PORT,
+            port=args.port,
             workers=args.workers,
             threads=args.threads,
             env=env,
@@ -229,6 +234,33 @@ def main() -> int:
                     )
                 )
 
+            if not args.only or args.only.lower() in ANALYSIS_LOAD:
+                print(f"Running {ANALYSIS_LOAD} …", flush=True)
+                measured, load_notes = analysis_load.run(
+                    url=url,
+                    env=env,
+                    data=data,
+                    database_url=args.database_url,
+                    site_port=args.port + 2,
+                    tmpdir=tmpdir,
+                    wrk={"duration": args.duration, "connections": args.connections, "threads": wrk_threads},
+                )
+                notes += load_notes
+                for name, result, target_p99_ms in measured:
+                    ratio = result.requests_per_second / floor.requests_per_second
+                    verdict = target_verdict(Scenario(name, "", target_p99_ms=target_p99_ms), ratio, result)
+                    rows.append(
+                        Row(
+                            name,
+                            result.requests_per_second,
+                            result.p50_ms,
+                            result.p99_ms,
+                            result.errors,
+                            ratio,
+                            verdict,
+                        )
+                    )
+
     print_table(rows, notes, args)
     if args.json:
         args.json.write_text(json.dumps({"rows": [asdict(r) for r in rows], "notes": notes}, indent=2))
@@ -252,13 +284,13 @@ def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> 
         f"{args.duration}s per scenario, {args.connections} connections, "
         f"granian WSGI with {args.workers} workers x {args.threads} threads"
     )
-    header = f"{'scenario':<26} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
+    header = f"{'scenario':<40} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
     print(header)
     print("-" * len(header))
     for row in rows:
         ratio = f"{row.ratio_to_floor:.1%}" if row.ratio_to_floor is not None else ""
         print(
-            f"{row.scenario:<26} {row.requests_per_second:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
+            f"{row.scenario:<40} {row.requests_per_second:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
             f"{row.errors:>7} {ratio:>7}  {row.target}"
         )
     for note in notes:

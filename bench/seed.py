@@ -101,6 +101,7 @@ def seed() -> None:
                 result="good" if score >= 80 else "decent" if score >= 50 else "bad",
                 results=_results(rng),
                 generated_at=now - timedelta(hours=n),
+                status=Report.Status.DONE,
             )
         )
     reports = Report.objects.bulk_create(reports, batch_size=500)

@@ -1,11 +1,7 @@
-from django.conf import settings
 from django.http import HttpRequest
+from rest_framework.throttling import BaseThrottle
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address, taking X-Forwarded-For into account only for NUM_PROXIES trusted proxies."""
-    if settings.NUM_PROXIES:
-        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
-        if len(forwarded) >= settings.NUM_PROXIES:
-            return forwarded[-settings.NUM_PROXIES]
-    return request.META.get("REMOTE_ADDR", "")
+    """The client's address: DRF's get_ident, which trusts X-Forwarded-For only behind NUM_PROXIES proxies."""
+    return BaseThrottle().get_ident(request) or ""

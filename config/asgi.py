@@ -1,7 +1,11 @@
-import os
+"""ASGI is not supported: serve `config.wsgi:application` (README, "Serving").
 
-from django.core.asgi import get_asgi_application
+Interface C's redirect relies on a shortcut in front of Django's WSGI handler
+(shortener/fastpath/wsgi.py), and nothing in the project is asynchronous: under ASGI every
+request would pay Django's sync-to-async hand-off and every short link the whole middleware
+stack, far below the measured figures. Failing here beats a deployment that is quietly slow.
+"""
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+from django.core.exceptions import ImproperlyConfigured
 
-application = get_asgi_application()
+raise ImproperlyConfigured("ASGI is not supported; serve config.wsgi:application (see README, 'Serving').")

@@ -59,6 +59,10 @@ INSTALLED_APPS = [
     "shortener",
 ]
 
+# Not applied to a plain GET of a short link cached in the serving process: config/wsgi.py answers
+# it before Django's handler (shortener/fastpath/wsgi.py), so neither URL resolution nor this list
+# runs. What still applies there: host validation (ALLOWED_HOSTS), SecurityMiddleware's HTTPS
+# redirect and its security headers. Every other request, short links included, goes through here.
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -200,6 +204,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": [],
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    # Client addresses (throttles, common.http.client_ip): see NUM_PROXIES below.
+    "NUM_PROXIES": None,
 }
 
 SPECTACULAR_SETTINGS = {
@@ -216,6 +222,7 @@ SPECTACULAR_SETTINGS = {
 
 # Number of proxies in front of the service whose X-Forwarded-For entries are trusted.
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
+REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 
 # --- Interface A: website reports -----------------------------------------
 
@@ -225,7 +232,8 @@ REPORTS_MAX_BODY_BYTES = env_int("REPORTS_MAX_BODY_BYTES", 5 * 1024 * 1024, mini
 REPORTS_MAX_REDIRECTS = env_int("REPORTS_MAX_REDIRECTS", 5, minimum=0)
 REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
 REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")
-REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)
+REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)  # API requests per key per period
+REPORTS_RATE_PERIOD = env_int("REPORTS_RATE_PERIOD", 60, minimum=1)
 # Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
 # (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")
@@ -251,6 +259,7 @@ PASTES_PREFIX = env_str("PASTES_PREFIX", "pastes").strip("/")
 PASTES_DEFAULT_MAX_CHARS = env_int("PASTES_DEFAULT_MAX_CHARS", 1_000_000, minimum=1)
 PASTES_WRITE_RATE_LIMIT = env_int("PASTES_WRITE_RATE_LIMIT", 60, minimum=1)
 PASTES_READ_RATE_LIMIT = env_int("PASTES_READ_RATE_LIMIT", 300, minimum=1)
+PASTES_RATE_PERIOD = env_int("PASTES_RATE_PERIOD", 60, minimum=1)  # seconds, for both limits above
 # Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
 # even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)
@@ -284,6 +293,7 @@ SHORTENER_ADMIN_BAN_SECONDS = env_int("SHORTENER_ADMIN_BAN_SECONDS", 3600, minim
 SHORTENER_ADMIN_SESSION_SECONDS = env_int("SHORTENER_ADMIN_SESSION_SECONDS", 3600, minimum=60)
 # Key of the daily visitor hash; SECRET_KEY when unset. Rotating it resets today's de-duplication.
 SHORTENER_VISITOR_KEY = env_secret("SHORTENER_VISITOR_KEY")
+# The fast path (shortener/fastpath/): lookup copies, visit buffer.
 # How long a code → target lookup stays cached. With several processes and no shared cache
 # (REDIS_URL), a deleted link may still redirect in other processes for up to this long.
 SHORTENER_CACHE_SECONDS = env_int("SHORTENER_CACHE_SECONDS", 300, minimum=0)

@@ -24,7 +24,8 @@ urlpatterns = [
     path("api/v1/", include("reports.api_urls")),
     path("", include("reports.urls")),
     path(_prefixed(settings.PASTES_PREFIX), include("pastes.urls")),
-    # Last: the shortener's /<code> catches any single path segment under its prefix.
+    # Last: the shortener's /<code> catches any single path segment under its prefix. A plain GET
+    # of a code cached in the serving process never gets here: config/wsgi.py answers it first.
     path(_prefixed(settings.SHORTENER_PREFIX), include("shortener.urls")),
 ]
 

@@ -1,11 +1,18 @@
 """Site-wide pages: the landing page, the health check, and error pages in each interface's shape."""
 
+from types import ModuleType
+
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from pastes import errors as pastes_errors
+from reports import errors as reports_errors
+from shortener import errors as shortener_errors
 
 
 @require_GET
@@ -35,35 +42,43 @@ def _under(request: HttpRequest, prefix: str) -> bool:
     return bool(prefix) and (request.path == f"/{prefix}" or request.path.startswith(f"/{prefix}/"))
 
 
-def error_response(request: HttpRequest, status: int, message: str) -> HttpResponse:
-    """Answer an error in the shape of the interface the path belongs to.
+def interface_errors(request: HttpRequest) -> ModuleType:
+    """The errors module of the interface the path belongs to; the shortener's for every other page.
 
-    Django raises these before any interface view runs (unknown URL, oversized
-    body, unexpected exception), so the shapes each interface promises are kept here too.
+    Each of reports.errors, pastes.errors and shortener.errors offers the same three builders:
+    error_response(request, status, message=None, *, retry_after=None), too_large(request) and
+    unavailable(request, *, retry_after=None).
     """
     if request.path.startswith("/api/"):
-        return JsonResponse({"message": message, "status": status}, status=status)
+        return reports_errors
     if _under(request, settings.PASTES_PREFIX):
-        return JsonResponse({"code": status, "message": message}, status=status)
-    # Only the query string: the body may be the very thing that failed to parse.
-    wants_json = request.GET.get("_format") == "json" or "application/json" in request.headers.get("Accept", "")
-    if wants_json:
-        return JsonResponse({"success": False, "msg": message}, status=status)
-    return render(request, "error.html", {"status": status, "message": message}, status=status)
+        return pastes_errors
+    return shortener_errors
+
+
+# Django raises these before any interface view runs (unknown URL, oversized body,
+# unexpected exception), so each answers in the shape of the interface the path belongs to.
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return error_response(request, 400, "Bad request.")
+    errors = interface_errors(request)
+    if isinstance(exception, RequestDataTooBig):
+        return errors.too_large(request)
+    return errors.error_response(request, 400)
 
 
 def permission_denied(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    return error_response(request, 403, "Forbidden.")
+    return interface_errors(request).error_response(request, 403)
 
 
 def page_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
-    message = "Resource not found." if request.path.startswith("/api/") else "Not found."
-    return error_response(request, 404, message)
+    return interface_errors(request).error_response(request, 404)
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    return error_response(request, 500, "Server error.")
+    return interface_errors(request).error_response(request, 500)
+
+
+def service_unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
+    """503 in the interface's shape, with Retry-After when given (for when a dependency is down)."""
+    return interface_errors(request).unavailable(request, retry_after=retry_after)

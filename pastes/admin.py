@@ -4,8 +4,7 @@ from django.http import HttpRequest
 from django.utils import timezone
 
 from common.admin import ApiKeyAdmin
-
-from .models import ApiKey, Paste, PasteProfile
+from pastes.models import ApiKey, Paste, PasteProfile
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 

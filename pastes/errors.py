@@ -1,9 +1,13 @@
-"""Interface B's error contract: every failure is `{"code": <HTTP status>, "message": "..."}`."""
+"""Interface B's errors: the domain errors its services raise, and its one error body.
+
+Every failure is `{"code": <HTTP status>, "message": "..."}`: `paste_exception_handler`
+answers B's views, `error_response` answers for Django itself (config.views).
+"""
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
-from django.http import Http404
-from rest_framework import exceptions, status
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
@@ -16,15 +20,23 @@ MESSAGES = {
 }
 
 
-class PayloadTooLarge(exceptions.APIException):
-    status_code = status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    default_detail = "The request body is too large."
-    default_code = "payload_too_large"
+class PastesError(Exception):
+    """A domain error of interface B, raised by its services; `status` is the HTTP answer it maps to."""
+
+    status = 400
+    message = ""
+
+    def __init__(self, message: str | None = None) -> None:
+        self.message = message or self.message
+        super().__init__(self.message)
+
+
+class PayloadTooLarge(PastesError):
+    status = 413
+    message = "The request body is too large."
 
 
 class QuotaExceeded(PayloadTooLarge):
-    default_code = "quota_exceeded"
-
     def __init__(self, *, limit: int, needed: int) -> None:
         super().__init__(
             f"Paste quota exceeded: your pastes may hold at most {limit} characters in total, "
@@ -32,16 +44,55 @@ class QuotaExceeded(PayloadTooLarge):
         )
 
 
-class PasteNotFound(exceptions.NotFound):
-    default_detail = "Paste not found (it may have expired, been burned after reading, or never existed)."
+class PasteNotFound(PastesError):
+    status = 404
+    message = "Paste not found (it may have expired, been burned after reading, or never existed)."
 
 
-class UserNotFound(exceptions.NotFound):
-    default_detail = "User not found."
+class UserNotFound(PastesError):
+    status = 404
+    message = "User not found."
 
 
-class NotOwner(exceptions.PermissionDenied):
-    default_detail = "Only the owner of this paste may change or delete it."
+class NotOwner(PastesError):
+    status = 403
+    message = "Only the owner of this paste may change or delete it."
+
+
+UNAVAILABLE = "The service is temporarily unavailable."
+# What Django's own failures (config.views) say in B's shape.
+STATUS_MESSAGES = {
+    400: "Bad request.",
+    403: "Forbidden.",
+    404: "Not found.",
+    413: PayloadTooLarge.message,
+    500: "Server error.",
+    503: UNAVAILABLE,
+}
+
+
+def error_body(status: int, message: str) -> dict:
+    return {"code": status, "message": message}
+
+
+def error_response(
+    request: HttpRequest, status: int, message: str | None = None, *, retry_after: int | None = None
+) -> JsonResponse:
+    """An error in B's shape, with the interface's wording for `status` unless `message` is given."""
+    response = JsonResponse(
+        error_body(status, STATUS_MESSAGES.get(status, "") if message is None else message), status=status
+    )
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def too_large(request: HttpRequest) -> JsonResponse:
+    return error_response(request, 413)
+
+
+def unavailable(request: HttpRequest, *, retry_after: int | None = None) -> JsonResponse:
+    return error_response(request, 503, retry_after=retry_after)
 
 
 def first_message(detail: object) -> str:
@@ -60,6 +111,9 @@ def paste_exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.PermissionDenied()
     elif isinstance(exc, RequestDataTooBig):
         exc = PayloadTooLarge()
+    if isinstance(exc, PastesError):
+        set_rollback()
+        return Response(error_body(exc.status, exc.message), status=exc.status)
     if not isinstance(exc, exceptions.APIException):
         return None  # a bug: config.views.server_error still answers in B's shape
 
@@ -74,4 +128,4 @@ def paste_exception_handler(exc: Exception, context: dict) -> Response | None:
     if wait := getattr(exc, "wait", None):
         headers["Retry-After"] = str(int(wait))
     set_rollback()
-    return Response({"code": exc.status_code, "message": message}, status=exc.status_code, headers=headers)
+    return Response(error_body(exc.status_code, message), status=exc.status_code, headers=headers)

@@ -1,28 +1,32 @@
-from django.conf import settings
-from rest_framework.exceptions import Throttled
-from rest_framework.request import Request
-from rest_framework.throttling import BaseThrottle
-from rest_framework.views import APIView
+"""How often interface B may be called: writes per API key, reads per key or, without one, per client address."""
 
-from common import ratelimit
-from common.http import client_ip
+from django.http import HttpRequest
 
-PERIOD = 60
+from common.throttling import Throttle, per_period
+
+READ_METHODS = ("GET", "HEAD", "OPTIONS")
 
 
-class PasteRateThrottle(BaseThrottle):
-    """Requests per minute: writes per API key, reads per key or, without one, per client address."""
+class PasteThrottle(Throttle):
+    kind = ""  # "read" or "write": which requests this throttle counts
+    period_setting = "PASTES_RATE_PERIOD"
 
-    def allow_request(self, request: Request, view: APIView) -> bool:
-        if request.method in ("GET", "HEAD", "OPTIONS"):
-            scope, limit = "read", settings.PASTES_READ_RATE_LIMIT
-        else:
-            scope, limit = "write", settings.PASTES_WRITE_RATE_LIMIT
-        who = f"key:{request.auth.pk}" if request.auth is not None else f"ip:{client_ip(request)}"
-        result = ratelimit.hit(f"pastes:{scope}:{who}", limit=limit, period=PERIOD)
-        if not result.allowed:
-            raise Throttled(
-                wait=result.retry_after,
-                detail=f"Rate limit exceeded: at most {limit} {scope} requests per minute.",
-            )
-        return True
+    def get_key(self, request: HttpRequest) -> str | None:
+        if (request.method in READ_METHODS) != (self.kind == "read"):
+            return None
+        return f"key:{request.auth.pk}" if request.auth is not None else f"ip:{self.get_ident(request)}"
+
+    def denied_message(self, limit: int, period: int) -> str:
+        return f"Rate limit exceeded: at most {limit} {self.kind} requests {per_period(period)}."
+
+
+class PasteReadThrottle(PasteThrottle):
+    kind = "read"
+    scope = "pastes:read"
+    limit_setting = "PASTES_READ_RATE_LIMIT"
+
+
+class PasteWriteThrottle(PasteThrottle):
+    kind = "write"
+    scope = "pastes:write"
+    limit_setting = "PASTES_WRITE_RATE_LIMIT"

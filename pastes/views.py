@@ -24,7 +24,7 @@ from pastes.errors import UserNotFound, paste_exception_handler
 from pastes.models import PasteProfile
 from pastes.parsers import LimitedJSONParser
 from pastes.serializers import PasteCreateSerializer, PasteEditSerializer, PasteSerializer, UserSerializer
-from pastes.throttling import PasteRateThrottle
+from pastes.throttling import PasteReadThrottle, PasteWriteThrottle
 
 # Responses carrying a paste are per reader (views, burning): never cache them on the way.
 NO_STORE = {"Cache-Control": "no-store"}
@@ -46,7 +46,7 @@ class PasteAPIView(APIView):
     parser_classes = [LimitedJSONParser]
     renderer_classes = [FastJSONRenderer]
     content_negotiation_class = ExactJSONNegotiation
-    throttle_classes = [PasteRateThrottle]
+    throttle_classes = [PasteReadThrottle, PasteWriteThrottle]
 
     def get_exception_handler(self) -> Callable:
         return paste_exception_handler

@@ -7,9 +7,8 @@ from django.urls import reverse
 from django.utils.safestring import SafeString
 
 from common.admin import ApiKeyAdmin
-
-from . import presentation, services
-from .models import ApiKey, Project, Report
+from reports import presentation, services
+from reports.models import ApiKey, Project, Report
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 

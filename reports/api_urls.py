@@ -2,8 +2,8 @@
 
 from rest_framework.routers import SimpleRouter
 
-from .views.projects import ProjectViewSet
-from .views.reports import ReportViewSet
+from reports.views.projects import ProjectViewSet
+from reports.views.reports import ReportViewSet
 
 app_name = "reports-api"
 

@@ -10,7 +10,7 @@ from django import forms
 from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 
-from .models import Project, Report
+from reports.models import Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 

@@ -1,7 +1,7 @@
 from django import forms
 
-from .models import Report
-from .serializers import PASSWORD_MAX_LENGTH, URL_MAX_LENGTH, ReportCreateSerializer
+from reports.models import Report
+from reports.serializers import ReportCreateSerializer
 
 
 class ReportPasswordForm(forms.Form):
@@ -9,7 +9,7 @@ class ReportPasswordForm(forms.Form):
 
     password = forms.CharField(
         label="Password",
-        max_length=PASSWORD_MAX_LENGTH,
+        max_length=Report.PASSWORD_MAX_LENGTH,
         strip=False,
         widget=forms.PasswordInput(attrs={"autofocus": True}),
     )
@@ -20,7 +20,7 @@ class ReportCreateForm(forms.Form):
 
     url = forms.CharField(
         label="URL",
-        max_length=URL_MAX_LENGTH,
+        max_length=Report.URL_MAX_LENGTH,
         widget=forms.URLInput(attrs={"autofocus": True, "placeholder": "https://example.com/", "inputmode": "url"}),
     )
     privacy = forms.TypedChoiceField(
@@ -37,7 +37,7 @@ class ReportCreateForm(forms.Form):
     password = forms.CharField(
         label="Password",
         help_text="Only for a password-protected report.",
-        max_length=PASSWORD_MAX_LENGTH,
+        max_length=Report.PASSWORD_MAX_LENGTH,
         required=False,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),

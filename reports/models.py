@@ -71,6 +71,28 @@ class ReportQuerySet(models.QuerySet):
         return self.defer("results").annotate(results_text=Cast("results", models.TextField()))
 
 
+# Module level so that Report.Meta's constraints can name them (a nested class cannot see its siblings).
+class ReportResult(models.TextChoices):
+    GOOD = "good", "Good"
+    DECENT = "decent", "Decent"
+    BAD = "bad", "Bad"
+
+
+class ReportStatus(models.TextChoices):
+    """Where the report's analysis is (reports/tasks.py)."""
+
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+class ReportPrivacy(models.IntegerChoices):
+    PUBLIC = 0, "Public"
+    PRIVATE = 1, "Private"
+    PASSWORD = 2, "Password"
+
+
 class Report(models.Model):
     """One analysis of one page, kept with its score and every check's result.
 
@@ -80,21 +102,12 @@ class Report(models.Model):
     `error`.
     """
 
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
-
-    class Result(models.TextChoices):
-        GOOD = "good", "Good"
-        DECENT = "decent", "Decent"
-        BAD = "bad", "Bad"
-
-    class Privacy(models.IntegerChoices):
-        PUBLIC = 0, "Public"
-        PRIVATE = 1, "Private"
-        PASSWORD = 2, "Password"
+    Status = ReportStatus
+    Result = ReportResult
+    Privacy = ReportPrivacy
+    URL_MAX_LENGTH = 2048
+    # The page password as typed; the stored hash has its own length.
+    PASSWORD_MAX_LENGTH = 128
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -104,7 +117,7 @@ class Report(models.Model):
         db_index=False,
     )
     project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="reports", db_index=False)
-    url = models.CharField(max_length=2048)
+    url = models.CharField(max_length=URL_MAX_LENGTH)
     result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
     score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
     results = models.JSONField(default=dict, blank=True, help_text="Each check's outcome, grouped by category.")
@@ -131,20 +144,19 @@ class Report(models.Model):
                 condition=Q(score__isnull=True) | Q(score__lte=100), name="reports_report_score_range"
             ),
             models.CheckConstraint(
-                condition=Q(result__in=["", "good", "decent", "bad"]),
-                name="reports_report_result_valid",
+                condition=Q(result__in=["", *ReportResult.values]), name="reports_report_result_valid"
             ),
+            models.CheckConstraint(condition=Q(status__in=ReportStatus.values), name="reports_report_status_valid"),
             models.CheckConstraint(
-                condition=Q(status__in=["queued", "running", "done", "failed"]), name="reports_report_status_valid"
-            ),
-            models.CheckConstraint(
-                condition=~Q(status="done") | (Q(score__isnull=False, generated_at__isnull=False) & ~Q(result="")),
+                condition=~Q(status=ReportStatus.DONE)
+                | (Q(score__isnull=False, generated_at__isnull=False) & ~Q(result="")),
                 name="reports_report_done_has_result",
                 violation_error_message="A done report has a score, a result and generated_at.",
             ),
-            models.CheckConstraint(condition=Q(privacy__in=[0, 1, 2]), name="reports_report_privacy_valid"),
+            models.CheckConstraint(condition=Q(privacy__in=ReportPrivacy.values), name="reports_report_privacy_valid"),
             models.CheckConstraint(
-                condition=(Q(privacy=2) & ~Q(password="")) | (~Q(privacy=2) & Q(password="")),
+                condition=(Q(privacy=ReportPrivacy.PASSWORD) & ~Q(password=""))
+                | (~Q(privacy=ReportPrivacy.PASSWORD) & Q(password="")),
                 name="reports_report_password_iff_protected",
                 violation_error_message="A password-protected report needs a password, and only such a report has one.",
             ),
@@ -162,7 +174,7 @@ class Report(models.Model):
             # requeue_stale_analyses(): running analyses whose lease has passed.
             models.Index(
                 fields=["status", "lease_until"],
-                condition=Q(status__in=["queued", "running"]),
+                condition=Q(status__in=[ReportStatus.QUEUED, ReportStatus.RUNNING]),
                 name="reports_report_unfinished",
             ),
         ]

@@ -14,13 +14,10 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.renderers import RawJSON
-
-from .models import Project, Report
+from reports.models import Project, Report
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
-URL_MAX_LENGTH = 2048
-PASSWORD_MAX_LENGTH = 128
 
 PRIVACY_HELP = "0 public, 1 private (only the owner, signed in), 2 password-protected."
 INVALID_URL = "The url must be a valid http or https URL."
@@ -155,12 +152,12 @@ class PrivacyField(serializers.ChoiceField):
 class PasswordField(StringField):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(
-            max_length=PASSWORD_MAX_LENGTH,
+            max_length=Report.PASSWORD_MAX_LENGTH,
             trim_whitespace=False,
             allow_blank=True,
             allow_null=True,
             error_messages=_messages(
-                "password", max_length=f"The password may not be greater than {PASSWORD_MAX_LENGTH} characters."
+                "password", max_length=f"The password may not be greater than {Report.PASSWORD_MAX_LENGTH} characters."
             ),
             help_text="The report page's password; required with privacy 2 and ignored otherwise.",
             **kwargs,
@@ -169,8 +166,10 @@ class PasswordField(StringField):
 
 class ReportCreateSerializer(serializers.Serializer):
     url = StringField(
-        max_length=URL_MAX_LENGTH,
-        error_messages=_messages("url", max_length=f"The url may not be greater than {URL_MAX_LENGTH} characters."),
+        max_length=Report.URL_MAX_LENGTH,
+        error_messages=_messages(
+            "url", max_length=f"The url may not be greater than {Report.URL_MAX_LENGTH} characters."
+        ),
         help_text="The page to analyse: an http or https URL of at most 2048 characters, without credentials.",
     )
     privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC)

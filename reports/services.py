@@ -9,8 +9,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F
 
-from . import tasks
-from .models import Project, Report
+from reports import tasks
+from reports.models import Project, Report
 
 
 def project_get_or_create(*, owner: AbstractBaseUser, name: str) -> Project:

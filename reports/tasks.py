@@ -32,11 +32,11 @@ from django.tasks import task
 from django.utils import timezone
 
 from reports.analysis import AnalysisError, analyze
+from reports.errors import AnalysisFailed
 from reports.models import Report
 
 logger = logging.getLogger(__name__)
 
-ANALYSIS_FAILED = "The page could not be analysed: {}"
 UNEXPECTED_FAILURE = "The analysis failed unexpectedly; run it again later."
 # How often a waiting request looks at the report: first soon, then less often.
 FIRST_POLL_SECONDS = 0.05
@@ -65,7 +65,7 @@ def analyze_report(report_id: int, run: int) -> str:
         with _renewed_lease(report_id, run):
             analysis = analyze(url)
     except AnalysisError as exc:
-        _finish(report_id, run, status=Report.Status.FAILED, error=ANALYSIS_FAILED.format(exc))
+        _finish(report_id, run, status=Report.Status.FAILED, error=str(AnalysisFailed(exc)))
         return "failed"
     except Exception:
         _finish(report_id, run, status=Report.Status.FAILED, error=UNEXPECTED_FAILURE)

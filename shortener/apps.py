@@ -7,8 +7,10 @@ class ShortenerConfig(AppConfig):
     verbose_name = "Short links"
 
     def ready(self) -> None:
+        from shortener.fastpath import forget_cached_link
         from shortener.models import ShortLink
-        from shortener.services.links import forget_cached_link
 
+        # The fast path's link cache must hear of every change or removal of a link, whoever
+        # makes it (views, admin, shell); here because signals are connected once apps are ready.
         post_save.connect(forget_cached_link, sender=ShortLink, dispatch_uid="shortener-forget-on-save")
         post_delete.connect(forget_cached_link, sender=ShortLink, dispatch_uid="shortener-forget-on-delete")

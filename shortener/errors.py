@@ -1,4 +1,22 @@
-from common import ratelimit
+"""Interface C's errors: the one failure its services and views raise, and its one error body.
+
+A failure answers `{"success": false, "msg": "..."}` to JSON clients (Lstu's shape) and a
+page to browsers: the shortener's message page for its own views, the site's error page
+for Django's own failures (config.views: unknown URL, bad request, crash, unavailable).
+"""
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
+
+JSON_TYPE = "application/json"
+UNAVAILABLE = "The service is temporarily unavailable. Please retry."
+STATUS_MESSAGES = {
+    400: "Bad request.",
+    403: "Forbidden.",
+    404: "Not found.",
+    500: "Server error.",
+    503: UNAVAILABLE,
+}
 
 
 class Failure(Exception):
@@ -11,9 +29,62 @@ class Failure(Exception):
         self.retry_after = retry_after
 
 
-def enforce_rate_limit(key: str, *, limit: int, period: int, message: str) -> None:
-    """Count one attempt against `key`; past `limit` per `period` seconds, fail with 429 and `message`."""
-    outcome = ratelimit.hit(key, limit=limit, period=period)
-    if not outcome.allowed:
-        seconds = outcome.retry_after
-        raise Failure(message.format(seconds=seconds), 429, retry_after=seconds)
+def error_body(message: str) -> dict:
+    return {"success": False, "msg": message}
+
+
+def _answer(
+    request: HttpRequest,
+    status: int,
+    message: str,
+    *,
+    as_json: bool,
+    template: str,
+    context: dict,
+    retry_after: int | None,
+) -> HttpResponse:
+    if as_json:
+        response: HttpResponse = JsonResponse(error_body(message), status=status)
+    else:
+        response = render(request, template, context, status=status)
+    if retry_after is not None:
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+def failure_response(request: HttpRequest, failure: Failure) -> HttpResponse:
+    """How the shortener's views answer a Failure: JSON or its message page, per negotiation.wants_json."""
+    # Imported here: negotiation raises Failure, so it imports this module.
+    from shortener.negotiation import wants_json
+
+    return _answer(
+        request,
+        failure.status,
+        failure.msg,
+        as_json=wants_json(request),
+        template="shortener/message.html",
+        context={"msg": failure.msg},
+        retry_after=failure.retry_after,
+    )
+
+
+def error_response(
+    request: HttpRequest, status: int, message: str | None = None, *, retry_after: int | None = None
+) -> HttpResponse:
+    """An error for Django's own failures, with C's wording for `status` unless `message` is given."""
+    message = STATUS_MESSAGES.get(status, "") if message is None else message
+    # Only the query string and Accept: the body may be the very thing that failed to parse.
+    as_json = request.GET.get("_format") == "json" or JSON_TYPE in request.headers.get("Accept", "")
+    context = {"status": status, "message": message}
+    return _answer(
+        request, status, message, as_json=as_json, template="error.html", context=context, retry_after=retry_after
+    )
+
+
+def too_large(request: HttpRequest) -> HttpResponse:
+    # A body over DATA_UPLOAD_MAX_MEMORY_SIZE is one of Django's bad requests, answered as such.
+    return error_response(request, 400)
+
+
+def unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
+    return error_response(request, 503, retry_after=retry_after)

@@ -114,7 +114,7 @@ class Visit(models.Model):
 
 
 class LinkCacheVersion(models.Model):
-    """One row whose number goes up with every change or removal of a link.
+    """One row whose number goes up with every change or removal of a link (shortener/fastpath/links.py).
 
     Each process keeps its own code → link copies for the redirect; reading this row
     (about once a second) is how a process learns that another one changed a link.

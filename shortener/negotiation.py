@@ -1,4 +1,4 @@
-"""JSON or HTML, per request: format choice, request data, failures and the CSRF policy.
+"""JSON or HTML, per request: format choice, request data, the CSRF policy (failures: shortener.errors).
 
 Every shortener operation answers JSON when `_format=json` is in the query or the
 form, when the body is JSON, or when `Accept` prefers `application/json`; else HTML.
@@ -20,13 +20,11 @@ from typing import Any
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
-from django.shortcuts import render
 from django.views.decorators.csrf import csrf_exempt
 
 from shortener import messages
-from shortener.errors import Failure
+from shortener.errors import JSON_TYPE, Failure, failure_response
 
-JSON_TYPE = "application/json"
 SAFE_FETCH_SITES = {"same-origin", "none"}
 
 type View = Callable[..., HttpResponse]
@@ -74,16 +72,6 @@ def _json_object(request: HttpRequest) -> dict[str, str]:
 
 def success(**fields: Any) -> JsonResponse:
     return JsonResponse({"success": True, **fields})
-
-
-def failure_response(request: HttpRequest, failure: Failure) -> HttpResponse:
-    if wants_json(request):
-        response: HttpResponse = JsonResponse({"success": False, "msg": failure.msg}, status=failure.status)
-    else:
-        response = render(request, "shortener/message.html", {"msg": failure.msg}, status=failure.status)
-    if failure.retry_after is not None:
-        response["Retry-After"] = str(failure.retry_after)
-    return response
 
 
 def is_cross_site(request: HttpRequest) -> bool:

@@ -5,6 +5,8 @@ from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from rest_framework.test import APIClient
 
+from shortener import fastpath
+
 
 @pytest.fixture(autouse=True)
 def _test_environment(settings):
@@ -32,6 +34,17 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     database = settings.DATABASES["default"]
     if database["ENGINE"] == "django.db.backends.sqlite3":
         database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _fastpath_isolated():
+    # Any test may follow a short link (the URL-layout tests do too). Lookups and visits go
+    # through the shortener's fast path as in production, without its threads: their own
+    # connections cannot see the test's transaction, and would outlive the test database.
+    # Tests flush visits (flush_visits) before reading counters; test_link_cache.py and
+    # test_visit_buffer.py run the threads of instances of their own.
+    with fastpath.isolated():
+        yield
 
 
 @pytest.fixture

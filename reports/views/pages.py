@@ -9,7 +9,6 @@
   (REPORTS_PAGE_PASSWORD_ATTEMPTS per REPORTS_PAGE_PASSWORD_PERIOD seconds).
 """
 
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
@@ -17,12 +16,11 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods, require_safe
 
-from common import ratelimit
-from common.http import client_ip
 from reports import presentation
 from reports.forms import ReportPasswordForm
 from reports.models import Report
 from reports.serializers import ReportSerializer
+from reports.throttling import PagePasswordThrottle
 
 UNLOCKED_SESSION_KEY = "reports:unlocked"
 WRONG_PASSWORD = "The password is incorrect."
@@ -48,11 +46,7 @@ def _password_page(request: HttpRequest, report: Report) -> HttpResponse:
     form = ReportPasswordForm(request.POST if request.method == "POST" else None)
     status = 200
     if request.method == "POST":
-        attempt = ratelimit.hit(
-            f"reports-page-password:{client_ip(request)}:{report.pk}",
-            limit=settings.REPORTS_PAGE_PASSWORD_ATTEMPTS,
-            period=settings.REPORTS_PAGE_PASSWORD_PERIOD,
-        )
+        attempt = PagePasswordThrottle(report.pk).hit(request)
         if not attempt.allowed:
             status = 429
             form.add_error(None, f"Too many attempts. Try again in {attempt.retry_after} seconds.")

@@ -3,47 +3,19 @@
 from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from django_filters.rest_framework import DjangoFilterBackend
-from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_view, inline_serializer
-from rest_framework import mixins, serializers, viewsets
+from rest_framework import mixins, viewsets
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from reports import services
+from reports import schema, services
 from reports.filters import ProjectFilterSet
 from reports.models import Project
 from reports.pagination import LaravelPagination
 from reports.serializers import ProjectSerializer
-
-from .base import ReportsApiView
-from .reports import ERRORS
+from reports.views.base import ReportsApiView
 
 
-@extend_schema_view(
-    list=extend_schema(
-        summary="List projects",
-        description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "
-        "Unusable values of search_by, sort_by, sort, per_page and page fall back to their defaults.",
-        responses={200: ProjectSerializer(many=True), **ERRORS},
-    ),
-    destroy=extend_schema(
-        summary="Delete a project",
-        description="Deletes the project **and every report in it**. The project is named by its host in the path "
-        "(any case); `id` in the answer is that name, since a project has no other public identifier.",
-        responses={
-            200: inline_serializer(
-                "ProjectDeleted",
-                {
-                    "id": serializers.CharField(),
-                    "object": serializers.CharField(default="project"),
-                    "deleted": serializers.BooleanField(default=True),
-                    "status": serializers.IntegerField(default=200),
-                },
-            ),
-            404: OpenApiResponse(description="The owner has no project of that name."),
-            **ERRORS,
-        },
-    ),
-)
+@schema.PROJECTS
 class ProjectViewSet(ReportsApiView, mixins.ListModelMixin, mixins.DestroyModelMixin, viewsets.GenericViewSet):
     serializer_class = ProjectSerializer
     pagination_class = LaravelPagination

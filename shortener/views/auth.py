@@ -1,16 +1,15 @@
 """Logging in and out with Django users and sessions."""
 
-from django.conf import settings
 from django.contrib import messages as flash
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from common.http import client_ip
 from shortener import messages
-from shortener.errors import Failure, enforce_rate_limit
+from shortener.errors import Failure
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
+from shortener.throttling import LoginThrottle, enforce
 from shortener.views.base import safe_next
 
 
@@ -27,12 +26,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
     username = data.get("login", "")
     next_url = safe_next(request, data.get("next", "") or request.GET.get("next", ""))
     try:
-        enforce_rate_limit(
-            f"shortener:login:{client_ip(request)}",
-            limit=settings.SHORTENER_LOGIN_RATE_LIMIT,
-            period=settings.SHORTENER_LOGIN_RATE_PERIOD,
-            message=messages.TOO_MANY_LOGINS,
-        )
+        enforce(LoginThrottle(), request)
         password = data.get("password", "")
         if not username or not password:
             raise Failure(messages.LOGIN_FIELDS_MISSING)

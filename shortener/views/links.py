@@ -5,13 +5,13 @@ from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
 from django.shortcuts import redirect, render
 
-from shortener import messages
-from shortener.errors import Failure, enforce_rate_limit
+from shortener import fastpath, messages
+from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
-from shortener.services.links import clean_custom, clean_url, link_create, link_resolve
-from shortener.services.visits import visit_record
+from shortener.services.links import clean_custom, clean_url, link_create
+from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import login_required_response, qr_svg, short_url
 
 # The code just created, shown once on the main page after the redirect.
@@ -32,15 +32,6 @@ def index(request: HttpRequest) -> HttpResponse:
     return render(request, "shortener/index.html", context)
 
 
-def _check_create_rate(user_id: int) -> None:
-    enforce_rate_limit(
-        f"shortener:create:{user_id}",
-        limit=settings.SHORTENER_CREATE_RATE_LIMIT,
-        period=settings.SHORTENER_CREATE_RATE_PERIOD,
-        message=messages.TOO_MANY_LINKS,
-    )
-
-
 @endpoint("POST", csrf=True)
 def create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
@@ -50,7 +41,7 @@ def create(request: HttpRequest) -> HttpResponse:
     raw_url = data.get("shorturl", data.get("lsturl", ""))
     raw_custom = data.get("shorturl-custom", data.get("lsturl-custom", ""))
     try:
-        _check_create_rate(request.user.pk)
+        enforce(CreateThrottle(), request)
         url = clean_url(raw_url)
         link = link_create(owner_id=request.user.pk, url=url, custom=clean_custom(raw_custom, url=url))
     except Failure as failure:
@@ -69,18 +60,26 @@ def create(request: HttpRequest) -> HttpResponse:
 
 @endpoint("GET", "HEAD")
 def follow(request: HttpRequest, code: str) -> HttpResponse:
-    link = link_resolve(code)
+    """Follow a short link: the redirects that reach Django (the others never get here).
+
+    A plain GET of a code already cached in this process is answered by the WSGI shortcut
+    (shortener/fastpath/wsgi.py) before Django's URL resolution and middleware: only host
+    validation, SecurityMiddleware's HTTPS redirect and its security headers apply to it.
+    This view answers the rest: the first visit of a code in a process, HEAD, query strings,
+    unknown and deleted codes, and every request when visits are written during the request.
+    """
+    link = fastpath.resolve(code)
     if link is None or link.is_deleted:
         message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
         raise Failure(message.format(short=short_url(request, code)), 404)
     if wants_json(request):
         return success(url=link.url)
-    visit_record(link_id=link.pk, request=request)
+    fastpath.record_visit(link_id=link.pk, request=request)
     return redirect_response(link.url)
 
 
 def redirect_response(url: str) -> HttpResponse:
-    """The answer to a visit (here and in middleware.RedirectShortcutMiddleware)."""
+    """The answer to a visit (here and in the WSGI shortcut, shortener/fastpath/wsgi.py)."""
     if settings.SHORTENER_REDIRECT_PERMANENT:
         return HttpResponsePermanentRedirect(url)
     return HttpResponseRedirect(url)

@@ -1,16 +1,8 @@
 import factory
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from pastes.models import ApiKey, Paste, PasteProfile
-
-
-class UserFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = get_user_model()
-        django_get_or_create = ("username",)
-
-    username = factory.Sequence(lambda n: f"user{n}")
+from tests.factories import UserFactory
 
 
 class PasteFactory(factory.django.DjangoModelFactory):

@@ -1,11 +1,11 @@
 """factory-boy factories for interface A's records (made without running the analysis)."""
 
 import factory
-from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
 from reports.models import Project, Report
+from tests.factories import UserFactory
 
 SAMPLE_RESULTS = {
     "seo": {
@@ -31,13 +31,6 @@ SAMPLE_RESULTS = {
 
 def rating_for(score: int) -> str:
     return "good" if score >= 80 else "decent" if score >= 50 else "bad"
-
-
-class UserFactory(factory.django.DjangoModelFactory):
-    username = factory.Sequence(lambda n: f"user{n}")
-
-    class Meta:
-        model = get_user_model()
 
 
 class ProjectFactory(factory.django.DjangoModelFactory):

@@ -322,7 +322,6 @@ def rq_settings(settings):
     settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
     settings.RQ_QUEUES = {"default": {"URL": url}}
     settings.RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
-    settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "django_rq"]
     django_rq.get_connection("default").flushdb()
     yield
     django_rq.get_connection("default").flushdb()

@@ -1,16 +1,8 @@
 import factory
-from django.contrib.auth import get_user_model
 from factory.django import DjangoModelFactory
 
 from shortener.models import ShortLink
-
-
-class UserFactory(DjangoModelFactory):
-    username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.django.Password("secret-password")
-
-    class Meta:
-        model = get_user_model()
+from tests.factories import UserFactory
 
 
 class ShortLinkFactory(DjangoModelFactory):

@@ -9,9 +9,8 @@ from django.test import Client
 from rest_framework import status
 
 from shortener import messages
-
-from .conftest import ADMIN_PASSWORD
-from .factories import ShortLinkFactory
+from tests.shortener.conftest import ADMIN_PASSWORD
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -2,10 +2,9 @@
 
 import pytest
 
+from shortener.fastpath import flush_visits
 from shortener.models import ShortLink
-from shortener.services.visits import visits_flush
-
-from .conftest import ADMIN_PASSWORD
+from tests.shortener.conftest import ADMIN_PASSWORD
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -52,7 +51,7 @@ def test_user_shortens_follows_checks_stats_and_admin_deletes(visitor_page, live
     page.goto(short)
     assert page.url == target
     assert '"ok"' in page.content()
-    visits_flush()  # the server's flusher would write the visit within SHORTENER_VISIT_FLUSH_SECONDS
+    flush_visits()  # the server's flusher would write the visit within SHORTENER_VISIT_FLUSH_SECONDS
 
     page.goto(f"{base}/stats")
     row = page.locator("tbody tr").first

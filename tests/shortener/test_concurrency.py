@@ -6,12 +6,12 @@ import pytest
 from django.test import Client
 
 from shortener.errors import Failure
+from shortener.fastpath import flush_visits
+from shortener.fastpath.visits import VisitBuffer, seen
 from shortener.models import ShortLink
 from shortener.services.links import link_create
-from shortener.services.visits import VisitBuffer, seen, visits_flush
 from tests.concurrency import run_concurrently
-
-from .factories import ShortLinkFactory, UserFactory
+from tests.shortener.factories import ShortLinkFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -28,7 +28,7 @@ def test_parallel_visits_of_distinct_visitors_all_count():
     results = run_concurrently(visit, times=THREADS)
 
     assert results == [302] * THREADS
-    visits_flush()
+    flush_visits()
     assert ShortLink.objects.get(code="hot").counter == THREADS
 
 

@@ -9,8 +9,7 @@ from rest_framework import status
 from shortener import messages
 from shortener.models import CODE_ALPHABET, ShortLink
 from shortener.services.links import RESERVED_CODES
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.models import ShortLink
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -6,12 +6,10 @@ import pytest
 from django.utils import timezone
 from rest_framework import status
 
-from shortener.caching import cache
+from shortener.fastpath import links
+from shortener.fastpath.links import bump_links_version, cache, links_version, local_links
 from shortener.models import ShortLink
-from shortener.services import links
-from shortener.services.links import bump_links_version, links_version, local_links
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -2,8 +2,7 @@ import pytest
 from django.db import IntegrityError
 
 from shortener.models import CODE_ALPHABET, ShortLink
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import re
 import pytest
 from rest_framework import status
 
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -4,11 +4,10 @@ import pytest
 from django.test import Client
 from rest_framework import status
 
+from shortener.fastpath import flush_visits
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
-from shortener.services.visits import visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -152,7 +151,7 @@ def test_redirect_costs_no_query_once_cached_for_a_repeat_visitor(client, django
         response = client.get("/s/abc")
 
     assert response.status_code == status.HTTP_302_FOUND
-    visits_flush()
+    flush_visits()
     assert ShortLink.objects.get().counter == 1
 
 
@@ -163,7 +162,7 @@ def test_accept_json_resolves_without_redirecting(client):
 
     assert response.status_code == status.HTTP_200_OK
     assert response.json() == {"success": True, "url": "https://lstu.fr"}
-    visits_flush()
+    flush_visits()
     assert ShortLink.objects.get().counter == 0
 
 

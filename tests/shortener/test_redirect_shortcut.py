@@ -1,4 +1,4 @@
-"""The redirect shortcut in front of Django's WSGI handler (shortener/wsgi.py), through the real WSGI app."""
+"""The redirect shortcut in front of Django's WSGI handler (shortener/fastpath/wsgi.py), through the real WSGI app."""
 
 import pytest
 from django.core.signals import request_finished, request_started
@@ -7,12 +7,11 @@ from django.db import close_old_connections
 from django.test import RequestFactory
 from rest_framework import status
 
+from shortener.fastpath import flush_visits
+from shortener.fastpath.wsgi import with_redirect_shortcut
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
-from shortener.services.visits import visits_flush
-from shortener.wsgi import with_redirect_shortcut
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -46,7 +45,7 @@ def wsgi_request(path: str, *, method: str = "get", data: dict | None = None, **
 
 
 def counter(code: str = "abc") -> int:
-    visits_flush()
+    flush_visits()
     return ShortLink.objects.get(code=code).counter
 
 

@@ -4,8 +4,7 @@ import pytest
 from django.test import Client
 
 from shortener import messages
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 

@@ -7,9 +7,8 @@ import pytest
 from rest_framework import status
 
 from shortener import messages
-from shortener.services.visits import visits_flush
-
-from .factories import ShortLinkFactory
+from shortener.fastpath import flush_visits
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -190,7 +189,7 @@ def test_stats_detail_is_public_to_other_users(bob_client, user):
 def test_stats_detail_counts_a_followed_link(client, user):
     ShortLinkFactory(code="abc", owner=user)
     client.get("/s/abc", HTTP_USER_AGENT="Mozilla/5.0 Firefox/140.0")
-    visits_flush()
+    flush_visits()
 
     response = client.get("/s/stats/abc", {"_format": "json"})
 

@@ -6,11 +6,10 @@ import time
 import pytest
 from django.db import DatabaseError
 
+from shortener.fastpath import flush_visits, visits
+from shortener.fastpath.visits import VisitBuffer
 from shortener.models import ShortLink, Visit
-from shortener.services import visits
-from shortener.services.visits import VisitBuffer, visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +26,7 @@ def test_buffered_visit_is_counted_at_the_flush(client):
     client.get("/s/abc", HTTP_USER_AGENT=FIREFOX)
     assert counter() == 0
 
-    assert visits_flush() == 1
+    assert flush_visits() == 1
 
     assert counter() == 1
     assert Visit.objects.count() == 1
@@ -40,7 +39,7 @@ def test_visit_is_counted_during_the_request_when_flushing_is_off(client, settin
     client.get("/s/abc", HTTP_USER_AGENT=FIREFOX)
 
     assert counter() == 1
-    assert visits_flush() == 0
+    assert flush_visits() == 0
 
 
 def test_visitor_buffered_by_two_processes_counts_once():
@@ -62,7 +61,7 @@ def test_one_flush_adds_each_links_new_visits():
         visits.buffer.add((hot.pk, visitor * 32, TODAY))
     visits.buffer.add((cold.pk, "a" * 32, TODAY))
 
-    assert visits_flush() == 4
+    assert flush_visits() == 4
 
     assert (counter("hot"), counter("cold")) == (3, 1)
 
@@ -77,9 +76,9 @@ def test_failed_flush_keeps_its_visits_for_the_next_one(monkeypatch):
     with monkeypatch.context() as patch:
         patch.setattr(visits, "_write", broken)
         with pytest.raises(DatabaseError):
-            visits_flush()
+            flush_visits()
 
-    assert visits_flush() == 1
+    assert flush_visits() == 1
     assert counter() == 1
 
 
@@ -90,7 +89,7 @@ def test_flush_counts_the_other_visits_when_a_link_was_removed_meanwhile():
     visits.buffer.add((removed.pk, "a" * 32, TODAY))
     removed.delete()
 
-    assert visits_flush() == 1
+    assert flush_visits() == 1
 
     assert counter("kept") == 1
     assert Visit.objects.get().link_id == kept.pk

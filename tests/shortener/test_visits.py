@@ -6,10 +6,10 @@ import pytest
 import time_machine
 from django.core.management import call_command
 
+from shortener.fastpath import flush_visits
+from shortener.fastpath.visits import seen
 from shortener.models import ShortLink, Visit
-from shortener.services.visits import seen, visits_flush
-
-from .factories import ShortLinkFactory
+from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +23,7 @@ def link():
 
 
 def counter(code: str = "abc") -> int:
-    visits_flush()
+    flush_visits()
     return ShortLink.objects.get(code=code).counter
 
 
@@ -42,7 +42,7 @@ def test_same_visitor_twice_counts_once(client, link):
 
 def test_same_visitor_twice_counts_once_even_when_the_process_forgot_it(client, link):
     client.get("/s/abc", HTTP_USER_AGENT=FIREFOX)
-    visits_flush()
+    flush_visits()
     seen.clear()  # as after a restart, or in another process
 
     client.get("/s/abc", HTTP_USER_AGENT=FIREFOX)
@@ -142,7 +142,7 @@ def test_json_lookup_does_not_count(client, link):
 
 def test_visit_rows_hold_no_raw_address(client, link):
     client.get("/s/abc", HTTP_USER_AGENT=FIREFOX, REMOTE_ADDR="198.51.100.77")
-    visits_flush()
+    flush_visits()
 
     visit = Visit.objects.get()
     assert "198.51.100.77" not in visit.visitor
@@ -154,7 +154,7 @@ def test_visitor_hash_changes_every_day(client, link):
         client.get("/s/abc", HTTP_USER_AGENT=FIREFOX)
     with time_machine.travel(datetime.datetime(2026, 5, 2, 12, tzinfo=datetime.UTC)):
         client.get("/s/abc", HTTP_USER_AGENT=FIREFOX)
-    visits_flush()
+    flush_visits()
 
     first, second = Visit.objects.order_by("day").values_list("visitor", flat=True)
     assert first != second

@@ -1,4 +1,4 @@
-"""The redirect's shortcut, in front of Django's WSGI handler (see config/wsgi.py).
+"""The WSGI shortcut: the redirect, answered in front of Django's WSGI handler (see config/wsgi.py).
 
 Following a short link is the service's hottest path, and most of its cost was not
 the redirect: Django's handler (request signals, connection checks), the session,
@@ -25,9 +25,10 @@ from django.core.signals import setting_changed
 from django.http import HttpRequest, HttpResponse
 from django.middleware.security import SecurityMiddleware
 
+from shortener import fastpath
+from shortener.fastpath.links import local_links
 from shortener.negotiation import JSON_TYPE, success
-from shortener.services.links import RESERVED_CODES, local_links
-from shortener.services.visits import visit_record
+from shortener.services.links import RESERVED_CODES
 from shortener.urls import CodeConverter
 from shortener.views.links import redirect_response
 
@@ -54,7 +55,7 @@ def _forget_security_middleware(**kwargs: object) -> None:
     _security = None
 
 
-setting_changed.connect(_forget_security_middleware, dispatch_uid="shortener-wsgi-security")
+setting_changed.connect(_forget_security_middleware, dispatch_uid="shortener-fastpath-security")
 
 
 def short_code(request: HttpRequest) -> str | None:
@@ -96,7 +97,8 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     to_https = security.process_request(request)
     if to_https is not None:
         return to_https
-    local_links.start()
+    fastpath.start()
+    # This process's copies only: a miss goes to the view, which looks the code up and caches it.
     link = local_links.get(code)
     if link is None or link.is_deleted:
         return None
@@ -105,15 +107,15 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
         request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE
     ):
         return security.process_response(request, success(url=link.url))
-    visit_record(link_id=link.pk, request=request)
+    fastpath.record_visit(link_id=link.pk, request=request)
     return security.process_response(request, redirect_response(link.url))
 
 
 def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
-    """Wrap Django's WSGI application with the shortcut above; start preloading the lookup cache."""
+    """Wrap Django's WSGI application with the shortcut above; start the fast path (preload, watcher, flusher)."""
     # Now rather than at the first visit: a worker should not meet its first visitors with an
     # empty cache (each of them then goes through Django and waits for the database).
-    local_links.start()
+    fastpath.start()
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         try:

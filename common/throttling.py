@@ -1,0 +1,75 @@
+"""One way to rate-limit: a fixed window per scope and client, counted in the shared cache.
+
+A subclass names its scope, the settings that hold its limit and period, and whose
+requests count together:
+
+    class LoginThrottle(Throttle):
+        scope = "shortener:login"
+        limit_setting = "SHORTENER_LOGIN_RATE_LIMIT"
+        period_setting = "SHORTENER_LOGIN_RATE_PERIOD"  # or `period = 60`
+
+It is a DRF throttle (`throttle_classes = [...]`), and plain Django views call
+`hit(request)` themselves. Counting is common.ratelimit's atomic cache increment, so
+parallel requests from one client cannot slip past the limit together.
+"""
+
+from django.conf import settings
+from django.http import HttpRequest
+from rest_framework.exceptions import Throttled
+from rest_framework.throttling import BaseThrottle
+from rest_framework.views import APIView
+
+from common import ratelimit
+from common.ratelimit import RateLimit
+
+
+class Throttle(BaseThrottle):
+    scope = ""
+    limit_setting = ""
+    period_setting = ""
+    period = 60  # seconds, when no period_setting is named
+
+    def get_rate(self, request: HttpRequest) -> tuple[int, int]:
+        """(requests allowed, window in seconds), read from settings on each request."""
+        period = getattr(settings, self.period_setting) if self.period_setting else self.period
+        return getattr(settings, self.limit_setting), period
+
+    def get_key(self, request: HttpRequest) -> str | None:
+        """Whose requests count together (the client's address by default); None: not limited."""
+        return f"ip:{self.get_ident(request)}"
+
+    def get_ident(self, request: HttpRequest) -> str:
+        # DRF's, which trusts X-Forwarded-For only behind REST_FRAMEWORK["NUM_PROXIES"] proxies.
+        return super().get_ident(request) or ""
+
+    def denied_message(self, limit: int, period: int) -> str | None:
+        """The 429's detail for DRF views; None keeps DRF's own wording."""
+        return None
+
+    def hit(self, request: HttpRequest) -> RateLimit | None:
+        """Count this request; the outcome (also kept on `request.rate_limit`), or None if not limited."""
+        key = self.get_key(request)
+        if key is None:
+            return None
+        limit, period = self.get_rate(request)
+        outcome = ratelimit.hit(f"{self.scope}:{key}", limit=limit, period=period)
+        # Kept on the request so that every answer, not only the 429, can show the limit.
+        request.rate_limit = outcome
+        return outcome
+
+    def allow_request(self, request: HttpRequest, view: APIView) -> bool:
+        self.outcome = self.hit(request)
+        if self.outcome is None or self.outcome.allowed:
+            return True
+        message = self.denied_message(self.outcome.limit, self.get_rate(request)[1])
+        if message is not None:
+            raise Throttled(wait=self.outcome.retry_after, detail=message)
+        return False
+
+    def wait(self) -> float | None:
+        return self.outcome.retry_after if self.outcome is not None else None
+
+
+def per_period(period: int) -> str:
+    """'per minute' for 60 seconds, else 'per N seconds': how a limit's window reads in a message."""
+    return "per minute" if period == 60 else f"per {period} seconds"

@@ -1,0 +1,154 @@
+"""OpenAPI descriptions of interface A (/api/v1/reports and /api/v1/projects)."""
+
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema,
+    extend_schema_view,
+    inline_serializer,
+)
+from rest_framework import serializers
+
+from reports.serializers import ProjectSerializer, ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
+
+
+class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
+    """Describes the key in the OpenAPI schema."""
+
+    target_class = "reports.authentication.ReportsApiKeyAuthentication"
+    name = "reportsApiKey"
+
+    def get_security_definition(self, auto_schema: AutoSchema) -> dict:
+        return {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A reports API key (rpt_…), issued in the admin or by "
+            "`manage.py create_api_key --interface reports`.",
+        }
+
+
+def _record_schema(name: str) -> serializers.Serializer:
+    return inline_serializer(name, {"data": ReportSerializer(), "status": serializers.IntegerField(default=200)})
+
+
+ERRORS = {
+    400: OpenApiResponse(description='A body that cannot be parsed: `{"message": "…", "status": 400}`.'),
+    401: OpenApiResponse(description='Missing or unknown key: `{"message": "Unauthenticated."}`.'),
+    429: OpenApiResponse(
+        description="Over REPORTS_RATE_LIMIT requests per REPORTS_RATE_PERIOD seconds per key: "
+        '`{"message": "Too Many Attempts."}`.'
+    ),
+}
+NOT_FOUND = OpenApiResponse(
+    description='Unknown id, or another user\'s report: `{"message": "Resource not found.", "status": 404}`.'
+)
+INVALID = OpenApiResponse(
+    description='`{"message": {"<field>": ["<message>", …]}, "status": 422}`; a page whose analysis failed within '
+    "the wait is reported on `url` (a new report is then not kept; a re-run leaves the report with status "
+    "`failed`, its cause in `error` and its last results)."
+)
+ACCEPTED_DOC = (
+    "The analysis runs on a task worker. If it finishes within REPORTS_ANALYSIS_WAIT seconds (5 by default) and "
+    "a waiting slot of the server process is free (REPORTS_ANALYSIS_WAIT_SLOTS), the answer has the finished "
+    "report; otherwise it is **202** with the report as it is now (`data.status` `queued` or `running`, "
+    "`status: 202` in the body) and a `Location` header with its URL: GET it until `data.status` is `done` or "
+    "`failed` (then `data.error` says why)."
+)
+LOCATION = OpenApiParameter(
+    "Location",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    response=[202],
+    description="The report's URL, to GET until `data.status` is `done` or `failed`.",
+)
+ACCEPTED = OpenApiResponse(
+    description="The analysis is still queued or running: the report as it is now, and `Location` to poll.",
+    response=inline_serializer(
+        "ReportAccepted", {"data": ReportSerializer(), "status": serializers.IntegerField(default=202)}
+    ),
+)
+DELETED = inline_serializer(
+    "ReportDeleted",
+    {
+        "id": serializers.IntegerField(),
+        "object": serializers.CharField(default="report"),
+        "deleted": serializers.BooleanField(default=True),
+        "status": serializers.IntegerField(default=200),
+    },
+)
+UPDATE_DOC = (
+    "PUT and PATCH behave alike: every parameter is optional and only those given change. "
+    "`privacy` other than 2 removes the page password; `privacy=2` needs a password unless the report has one. "
+    "`results=1` analyses the URL again (results, score, result and generated_at change once it is done); "
+    "it answers like a create: 200 with the finished report, 202 while it is queued or running, "
+    "422 if it failed within the wait (the report keeps its last results, with status `failed`)."
+)
+
+REPORTS = extend_schema_view(
+    list=extend_schema(
+        summary="List reports",
+        description="The key owner's reports, 10 a page by default (Laravel's paginated envelope). "
+        "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults. "
+        "Reports whose analysis is not done yet are listed too, with their `status`; until their first analysis "
+        "is done, `result`, `score` and `generated_at` are null and `results` is `{}`. The `result` filter and "
+        "`sort_by=result` use the last analysis that was done.",
+        responses={200: ReportSerializer(many=True), **ERRORS},
+    ),
+    retrieve=extend_schema(
+        summary="Show a report", responses={200: _record_schema("ReportShow"), 404: NOT_FOUND, **ERRORS}
+    ),
+    create=extend_schema(
+        summary="Create a report",
+        description="Stores the report in the project of the URL's host, which is made if the owner has none, "
+        "and analyses the page. Answers 201 with the finished report and `status: 200` in the body, as the "
+        "reference does. " + ACCEPTED_DOC,
+        request=ReportCreateSerializer,
+        parameters=[LOCATION],
+        responses={201: _record_schema("ReportCreated"), 202: ACCEPTED, 422: INVALID, **ERRORS},
+    ),
+    update=extend_schema(
+        summary="Update a report",
+        description=UPDATE_DOC,
+        request=ReportUpdateSerializer,
+        parameters=[LOCATION],
+        responses={200: _record_schema("ReportUpdated"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
+    ),
+    partial_update=extend_schema(
+        summary="Update a report",
+        description=UPDATE_DOC,
+        request=ReportUpdateSerializer,
+        parameters=[LOCATION],
+        responses={200: _record_schema("ReportPatched"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
+    ),
+    destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
+)
+
+
+PROJECTS = extend_schema_view(
+    list=extend_schema(
+        summary="List projects",
+        description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "
+        "Unusable values of search_by, sort_by, sort, per_page and page fall back to their defaults.",
+        responses={200: ProjectSerializer(many=True), **ERRORS},
+    ),
+    destroy=extend_schema(
+        summary="Delete a project",
+        description="Deletes the project **and every report in it**. The project is named by its host in the path "
+        "(any case); `id` in the answer is that name, since a project has no other public identifier.",
+        responses={
+            200: inline_serializer(
+                "ProjectDeleted",
+                {
+                    "id": serializers.CharField(),
+                    "object": serializers.CharField(default="project"),
+                    "deleted": serializers.BooleanField(default=True),
+                    "status": serializers.IntegerField(default=200),
+                },
+            ),
+            404: OpenApiResponse(description="The owner has no project of that name."),
+            **ERRORS,
+        },
+    ),
+)

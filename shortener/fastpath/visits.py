@@ -1,0 +1,192 @@
+"""The visit buffer: visitors already seen today, and new visits written in batches.
+
+Each process keeps its new visits in a buffer that a background thread flushes every
+SHORTENER_VISIT_FLUSH_SECONDS (and at exit), in one transaction per batch. The redirect
+then never waits for the database, and a thousand visits cost about what one did. The
+(link, visitor, day) unique constraint stays the authority, so visits buffered twice (two
+processes, or a retried batch) still count once. With SHORTENER_VISIT_FLUSH_SECONDS=0 each
+visit is written during its request instead. What counts as a visit, and who the visitor
+is, are the domain's rules: shortener/services/visits.py.
+"""
+
+import atexit
+import logging
+import os
+import threading
+from collections import Counter
+
+from django.conf import settings
+from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.db.models import F
+
+from shortener.fastpath.bounded import bounded_set
+from shortener.models import ShortLink, Visit
+from shortener.services.visits import VisitKey
+
+logger = logging.getLogger(__name__)
+
+VISIT_TABLE = Visit._meta.db_table
+LINK_TABLE = ShortLink._meta.db_table
+
+
+def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
+    link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) "
+            "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::date[]) "
+            "ON CONFLICT DO NOTHING RETURNING link_id",
+            [link_ids, visitors, days],
+        )
+        counts = Counter(row[0] for row in cursor.fetchall())
+        ids = sorted(counts)
+        if len(ids) > 1:
+            # Lock the links in id order, so that two processes flushing at once cannot deadlock.
+            cursor.execute(f"SELECT id FROM {LINK_TABLE} WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE", [ids])
+        if ids:
+            cursor.execute(
+                f"UPDATE {LINK_TABLE} AS link SET counter = link.counter + new.n "
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id",
+                [ids, [counts[link_id] for link_id in ids]],
+            )
+    return counts
+
+
+def _write_generic(visits: list[VisitKey]) -> Counter[int]:
+    # bulk_create(ignore_conflicts=True) cannot say which rows were new; the row count
+    # of INSERT … ON CONFLICT DO NOTHING can.
+    sql = f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
+    counts: Counter[int] = Counter()
+    with connection.cursor() as cursor:
+        for link_id, visitor, day in visits:
+            cursor.execute(sql, [link_id, visitor, connection.ops.adapt_datefield_value(day)])
+            if cursor.rowcount == 1:
+                counts[link_id] += 1
+    for link_id in sorted(counts):
+        ShortLink.objects.filter(pk=link_id).update(counter=F("counter") + counts[link_id])
+    return counts
+
+
+def _write(visits: list[VisitKey], *, wait_for_wal: bool) -> int:
+    """Insert the visits' rows and add the new ones to their links' counters, in one transaction."""
+    write = _write_postgresql if connection.vendor == "postgresql" else _write_generic
+    with transaction.atomic():
+        if not wait_for_wal and connection.vendor == "postgresql":
+            # A database crash may then lose the last fraction of a second of visits,
+            # which a visit counter can afford; waiting for the WAL flush per visit cannot.
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL synchronous_commit TO OFF")
+        return sum(write(sorted(visits)).values())
+
+
+def write_visits(visits: list[VisitKey], *, wait_for_wal: bool) -> int:
+    """Write the visits now; return how many were new. Visits of links removed meanwhile are dropped."""
+    try:
+        return _write(visits, wait_for_wal=wait_for_wal)
+    except IntegrityError:
+        # A link was removed from the database since its visit: count the others.
+        live = set(ShortLink.objects.filter(pk__in={visit[0] for visit in visits}).values_list("pk", flat=True))
+        kept = [visit for visit in visits if visit[0] in live]
+        return _write(kept, wait_for_wal=wait_for_wal) if kept else 0
+
+
+class VisitBuffer:
+    """New visits of this process, waiting for the next flush."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        # One flush at a time: a flush at exit must not overtake the background one.
+        self._flush_lock = threading.Lock()
+        self._pending: dict[VisitKey, None] = {}
+        self._flusher_pid: int | None = None
+        self._flusher: threading.Thread | None = None
+        self._stopping = threading.Event()
+        # False: no flusher thread is started (fastpath.isolated(), for tests).
+        self.background = True
+
+    def add(self, visit: VisitKey) -> None:
+        with self._lock:
+            self._pending[visit] = None
+            self._start_once()
+
+    def start(self) -> None:
+        """Once per process: start the background flusher."""
+        if self._flusher_pid == os.getpid():
+            return  # the common case, on every redirect: no lock
+        with self._lock:
+            self._start_once()
+
+    def _start_once(self) -> None:
+        # Per process: a worker forked from a parent that had started a flusher has none.
+        if self.background and self._flusher_pid != os.getpid():
+            self._flusher_pid = os.getpid()
+            self.start_flusher()
+
+    def start_flusher(self) -> None:
+        self._flusher = threading.Thread(target=self._run, name="shortener-visit-flusher", daemon=True)
+        self._flusher.start()
+        atexit.register(self.stop)
+
+    def _run(self) -> None:
+        while not self._stopping.wait(settings.SHORTENER_VISIT_FLUSH_SECONDS):
+            try:
+                self.flush()
+            except Exception:
+                # The batch went back into the buffer; the next round retries it.
+                logger.exception("Could not write the buffered visits; retrying in the next round.")
+                connection.close()
+        connection.close()
+
+    def stop(self) -> None:
+        """Stop the background flusher and write what is left (at exit)."""
+        self._stopping.set()
+        if self._flusher is not None and self._flusher is not threading.current_thread():
+            self._flusher.join(timeout=10)
+        try:
+            self.flush()
+        except Exception:
+            logger.exception("Could not write the buffered visits at exit; they are lost.")
+
+    def flush(self) -> int:
+        """Write the pending visits now; return how many of them were new (counted)."""
+        with self._flush_lock:
+            with self._lock:
+                visits, self._pending = list(self._pending), {}
+            if not visits:
+                return 0
+            try:
+                return write_visits(visits, wait_for_wal=True)
+            except DatabaseError:
+                with self._lock:
+                    self._pending = dict.fromkeys(visits) | self._pending
+                raise
+
+    def discard(self) -> None:
+        with self._lock:
+            self._pending = {}
+
+
+buffer = VisitBuffer()
+
+
+class SeenVisits:
+    """Visits this process has already passed on today: repeat visitors stop here, in memory.
+
+    Only a shortcut: what it forgets (other processes, eviction beyond
+    SHORTENER_CACHE_MAX_ENTRIES, a restart) the unique constraint still catches.
+    """
+
+    def __init__(self) -> None:
+        self._seen: dict[VisitKey, None] = {}
+
+    def first_time(self, visit: VisitKey) -> bool:
+        if visit in self._seen:
+            return False
+        bounded_set(self._seen, visit, None, limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
+        return True
+
+    def clear(self) -> None:
+        self._seen.clear()
+
+
+seen = SeenVisits()

@@ -1,0 +1,39 @@
+"""How often the shortener may be asked to log in or to shorten, and the 429 past the limit."""
+
+from django.http import HttpRequest
+
+from common.throttling import Throttle
+from shortener import messages
+from shortener.errors import Failure
+
+
+class LoginThrottle(Throttle):
+    """SHORTENER_LOGIN_RATE_LIMIT attempts per SHORTENER_LOGIN_RATE_PERIOD seconds per client address."""
+
+    scope = "shortener:login"
+    limit_setting = "SHORTENER_LOGIN_RATE_LIMIT"
+    period_setting = "SHORTENER_LOGIN_RATE_PERIOD"
+    message = messages.TOO_MANY_LOGINS
+
+    def get_key(self, request: HttpRequest) -> str:
+        return self.get_ident(request)
+
+
+class CreateThrottle(Throttle):
+    """SHORTENER_CREATE_RATE_LIMIT links per SHORTENER_CREATE_RATE_PERIOD seconds per user."""
+
+    scope = "shortener:create"
+    limit_setting = "SHORTENER_CREATE_RATE_LIMIT"
+    period_setting = "SHORTENER_CREATE_RATE_PERIOD"
+    message = messages.TOO_MANY_LINKS
+
+    def get_key(self, request: HttpRequest) -> str:
+        return str(request.user.pk)
+
+
+def enforce(throttle: LoginThrottle | CreateThrottle, request: HttpRequest) -> None:
+    """Count one attempt; past the limit, fail with 429, the throttle's message and Retry-After."""
+    outcome = throttle.hit(request)
+    if outcome is not None and not outcome.allowed:
+        seconds = outcome.retry_after
+        raise Failure(throttle.message.format(seconds=seconds), 429, retry_after=seconds)
