@@ -221,6 +221,55 @@ ADVICE: dict[str, Advice] = {
         'Use iframes only where needed, give each a title, and load them lazily (loading="lazy").',
     ),
 }
+ADVICE.update(
+    {
+        # Checks of the engine branch (accessibility category, crawlable links, image sizes, old doctypes).
+        "crawlable_links": Advice(
+            "Crawlers follow only links with a real URL; javascript: or empty hrefs hide the pages behind them.",
+            "Give every navigation link an href with a real URL; use <button> for actions that are not links.",
+        ),
+        "image_dimensions": Advice(
+            "Without width and height the browser cannot reserve an image's space, so the text jumps as it loads.",
+            "Add width and height attributes (the image's real size) to every <img>; CSS can still resize it.",
+        ),
+        "legacy_doctype": Advice(
+            "Old XHTML and HTML 4 doctypes can switch browsers into limited-quirks mode, with older layout rules.",
+            "Replace the doctype with <!DOCTYPE html>.",
+        ),
+        "link_name": Advice(
+            "A link without text or a label is announced by screen readers as just 'link'.",
+            "Give every link visible text, or an aria-label (for icon links, or the image's alt text).",
+        ),
+        "button_name": Advice(
+            "A button without a name is announced as just 'button': nobody knows what it does.",
+            "Give every button text, or an aria-label when it shows only an icon.",
+        ),
+        "form_labels": Advice(
+            "A field without a label leaves screen-reader users guessing what to type.",
+            'Tie a <label for="…"> to every field, or give it an aria-label.',
+        ),
+        "zoomable": Advice(
+            "user-scalable=no or a low maximum-scale stops people with weak eyesight from zooming in.",
+            "Remove user-scalable=no and maximum-scale from the viewport meta tag.",
+        ),
+        "heading_order": Advice(
+            "Skipped heading levels leave holes in the outline screen-reader users navigate by.",
+            "Go down one level at a time (h2, then h3); style headings with CSS rather than picking levels by size.",
+        ),
+        "color_contrast": Advice(
+            "Text with too little contrast is hard to read for many people, and on any screen in sunlight.",
+            "Darken the text or lighten the background until the contrast is at least 4.5:1 (3:1 for large text).",
+        ),
+        "tap_targets": Advice(
+            "Small links and buttons close together are hard to hit on a touch screen.",
+            "Make tap targets at least 24 by 24 CSS pixels, or leave more space around them.",
+        ),
+        "image_aspect_ratio": Advice(
+            "An image shown in another aspect ratio than its file's looks squeezed or stretched.",
+            "Keep width and height in the file's proportions, or use object-fit: cover.",
+        ),
+    }
+)
 # The misspelt key of older reports (and of the reference product) for the HSTS check.
 ADVICE["htst"] = ADVICE["hsts"]
 

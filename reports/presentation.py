@@ -13,8 +13,14 @@ from dataclasses import dataclass
 
 from reports.advice import Advice, advice_for
 
-CATEGORY_ORDER = ("seo", "performance", "security", "miscellaneous")
-CATEGORY_LABELS = {"seo": "SEO", "performance": "Performance", "security": "Security", "miscellaneous": "Miscellaneous"}
+CATEGORY_ORDER = ("seo", "performance", "security", "accessibility", "miscellaneous")
+CATEGORY_LABELS = {
+    "seo": "SEO",
+    "performance": "Performance",
+    "security": "Security",
+    "accessibility": "Accessibility",
+    "miscellaneous": "Miscellaneous",
+}
 IMPORTANCE_ORDER = {"high": 0, "medium": 1, "low": 2}
 # Labels of check ids, fields and error kinds that capitalising the key would get wrong.
 LABELS = {
@@ -43,6 +49,12 @@ LABELS = {
     "content_security_policy": "Content Security Policy",
     "javascript": "JavaScript",
     "defer_javascript": "Deferred JavaScript",
+    "image_dimensions": "Image width and height",
+    "legacy_doctype": "Legacy doctype",
+    "link_name": "Link names",
+    "button_name": "Button names",
+    "form_labels": "Form labels",
+    "color_contrast": "Colour contrast",
     # Fields inside values and errors.
     "url": "URL",
     "json_ld": "JSON-LD",
@@ -102,6 +114,10 @@ CHECK_UNITS = {
     "defer_javascript": "script",
     "minification": "file",
     "inline_css": "tag",
+    "image_dimensions": "image",
+    "link_name": "link",
+    "button_name": "button",
+    "form_labels": "field",
 }
 # The unit of a number inside a value, by the field it is in; it wins over the check's unit.
 FIELD_UNITS = {

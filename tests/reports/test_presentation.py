@@ -6,11 +6,11 @@ from reports.analysis.checks import CATEGORIES
 
 
 def test_categories_come_in_a_fixed_order_whatever_the_stored_order():
-    results = {"security": {}, "miscellaneous": {}, "seo": {}, "performance": {}}
+    results = {"security": {}, "miscellaneous": {}, "accessibility": {}, "seo": {}, "performance": {}}
 
     keys = [category.key for category in presentation.categories(results)]
 
-    assert keys == ["seo", "performance", "security", "miscellaneous"]
+    assert keys == ["seo", "performance", "security", "accessibility", "miscellaneous"]
 
 
 def test_failed_and_important_checks_come_first():
