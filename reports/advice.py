@@ -223,7 +223,7 @@ ADVICE: dict[str, Advice] = {
 }
 ADVICE.update(
     {
-        # Checks of the engine branch (accessibility category, crawlable links, image sizes, old doctypes).
+        # Accessibility, crawlable links, image sizes and old doctypes.
         "crawlable_links": Advice(
             "Crawlers follow only links with a real URL; javascript: or empty hrefs hide the pages behind them.",
             "Give every navigation link an href with a real URL; use <button> for actions that are not links.",
