@@ -58,9 +58,9 @@ def analyze_report(report_id: int, run: int) -> str:
     claimed = Report.objects.filter(pk=report_id, analysis_run=run, status=Report.Status.QUEUED).update(
         status=Report.Status.RUNNING, lease_until=_lease_end()
     )
-    if not claimed:
+    url = Report.objects.filter(pk=report_id).values_list("url", flat=True).first() if claimed else None
+    if url is None:  # not this run's turn, or the report is gone
         return "skipped"
-    url = Report.objects.values_list("url", flat=True).get(pk=report_id)
     try:
         with _renewed_lease(report_id, run):
             analysis = analyze(url)

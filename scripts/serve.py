@@ -2,12 +2,12 @@
 
     python scripts/serve.py -- granian --interface wsgi config.wsgi:application …
 
-`make run` uses it. The worker is the one TASKS_BACKEND needs (`manage.py
-analysis_worker` for the default database queue, `manage.py rqworker default` for
-rq, none for immediate). A worker that exits on its own is started again (it
-loses nothing: analyses it was running are queued again when their lease passes);
-the web server exiting, SIGTERM or Ctrl-C stops both, each given WORKER_STOP_SECONDS
-to finish what it is doing.
+`make run` uses it. The workers are those TASKS_BACKEND needs: `manage.py
+analysis_worker` for the default database queue; `manage.py rqworker default` for rq,
+beside an `analysis_worker` that only sweeps stale leases; none for immediate. A
+worker that exits on its own is started again (it loses nothing: analyses it was
+running are queued again when their lease passes); the web server exiting, SIGTERM
+or Ctrl-C stops them all, each given WORKER_STOP_SECONDS to finish what it is doing.
 """
 
 import os
@@ -20,9 +20,9 @@ from types import FrameType
 
 MANAGE = str(Path(__file__).resolve().parent.parent / "manage.py")
 WORKERS = {
-    "database": [sys.executable, MANAGE, "analysis_worker"],
-    "rq": [sys.executable, MANAGE, "rqworker", "default"],
-    "immediate": None,
+    "database": [[sys.executable, MANAGE, "analysis_worker"]],
+    "rq": [[sys.executable, MANAGE, "rqworker", "default"], [sys.executable, MANAGE, "analysis_worker"]],
+    "immediate": [],
 }
 RESTART_DELAY_SECONDS = 1.0
 WORKER_STOP_SECONDS = 30.0
@@ -49,7 +49,7 @@ def main(argv: list[str]) -> int:
         return 2
     web_command = argv[argv.index("--") + 1 :]
     backend = os.environ.get("TASKS_BACKEND", "database").lower()
-    worker_command = WORKERS.get(backend)
+    worker_commands = WORKERS.get(backend, [])
 
     stopping = False
 
@@ -61,16 +61,17 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, request_stop)
 
     web = subprocess.Popen(web_command)
-    worker = subprocess.Popen(worker_command) if worker_command else None
+    workers = [subprocess.Popen(command) for command in worker_commands]
     while not stopping and web.poll() is None:
-        if worker is not None and worker.poll() is not None:
-            log(f"the task worker exited with {worker.returncode}: starting it again")
-            time.sleep(RESTART_DELAY_SECONDS)
-            worker = subprocess.Popen(worker_command)
+        for index, worker in enumerate(workers):
+            if worker.poll() is not None:
+                log(f"{' '.join(worker.args[2:])} exited with {worker.returncode}: starting it again")
+                time.sleep(RESTART_DELAY_SECONDS)
+                workers[index] = subprocess.Popen(worker_commands[index])
         time.sleep(0.2)
 
-    if worker is not None:
-        stop(worker, "the task worker")
+    for worker in workers:
+        stop(worker, " ".join(worker.args[2:]))
     stop(web, "the web server")
     return 0 if stopping else web.returncode
 

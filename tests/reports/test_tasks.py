@@ -349,3 +349,20 @@ def test_analyses_queued_on_redis_are_run_by_an_rq_worker_exactly_once(owner_cli
     assert report.results["seo"]["title"]["passed"] is True
     outcomes = [task_backends["default"].get_result(job_id).return_value for job_id in (first_id, duplicate.id)]
     assert outcomes == ["done", "skipped"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_with_another_backend_the_worker_only_queues_again_the_stale_analyses(settings):
+    settings.TASKS = NEVER_RUN_BACKEND
+    settings.REPORTS_ANALYSIS_LEASE = 3  # sweeps every second
+    stale = ReportFactory(status=Report.Status.RUNNING, lease_until=timezone.now() - timedelta(seconds=1))
+    sweeper = AnalysisWorker(threads=1, interval=0.05, backend_name="default", worker_id="sweeper", claims=False)
+    thread = threading.Thread(target=sweeper.run)
+    thread.start()
+    try:
+        stale = wait_for_status(stale.pk, "queued", timeout=10)
+    finally:
+        sweeper.stopping.set()
+        thread.join(timeout=10)
+
+    assert stale.analysis_run == 2

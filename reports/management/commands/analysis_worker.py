@@ -7,6 +7,9 @@ workers skip, on any number of machines sharing the database) and runs up to
 seconds it also queues again the analyses whose worker died
 (reports.tasks.requeue_stale_analyses).
 
+With another backend (TASKS_BACKEND=rq) the queue is the backend's and so are its
+workers (`manage.py rqworker default`): this command then only does the sweep.
+
 SIGTERM or SIGINT stops claiming and lets the running analyses finish; a second
 one exits at once (what was running is queued again when its lease passes).
 """
@@ -38,7 +41,10 @@ logger = logging.getLogger(__name__)
 class AnalysisWorker:
     """Claims ready tasks of one database backend and runs them in a thread pool."""
 
-    def __init__(self, *, threads: int, interval: float, backend_name: str, worker_id: str) -> None:
+    def __init__(
+        self, *, threads: int, interval: float, backend_name: str, worker_id: str, claims: bool = True
+    ) -> None:
+        self.claims = claims
         self.threads = threads
         self.interval = interval
         self.backend_name = backend_name
@@ -60,13 +66,19 @@ class AnalysisWorker:
         self._sweep_every = min(5.0, settings.REPORTS_ANALYSIS_LEASE / 3)
 
     def run(self) -> None:
-        logger.info("Analysis worker %s runs up to %d tasks at once", self.worker_id, self.threads)
+        if self.claims:
+            logger.info("Analysis worker %s runs up to %d tasks at once", self.worker_id, self.threads)
+        else:
+            logger.info("Analysis worker %s only queues again the analyses of dead workers", self.worker_id)
         next_sweep = 0.0
         try:
             while not self.stopping.is_set():
                 if time.monotonic() >= next_sweep:
                     self._sweep()
                     next_sweep = time.monotonic() + self._sweep_every
+                if not self.claims:
+                    self.stopping.wait(self._sweep_every)
+                    continue
                 if not self._free.acquire(timeout=self.interval):
                     continue  # every thread is busy
                 task_result = self._claim()
@@ -125,13 +137,16 @@ class Command(BaseCommand):
     def handle(self, *, threads: int, interval: float, backend: str, **options: object) -> None:
         if threads < 1 or interval <= 0:
             raise CommandError("--threads must be at least 1 and --interval above 0.")
-        if not isinstance(task_backends[backend], DatabaseBackend):
-            raise CommandError(
-                f"The {backend!r} task backend does not queue in the database (TASKS_BACKEND={settings.TASKS_BACKEND}):"
-                " run its own workers instead (README, 'Deployment')."
+        claims = isinstance(task_backends[backend], DatabaseBackend)
+        if not claims:
+            self.stderr.write(
+                f"The {backend!r} task backend has its own workers (TASKS_BACKEND={settings.TASKS_BACKEND}): "
+                "this one only queues again the analyses whose worker died."
             )
         worker_id = f"{socket.gethostname()[:40]}-{os.getpid()}-{get_random_string(8)}"
-        worker = AnalysisWorker(threads=threads, interval=interval, backend_name=backend, worker_id=worker_id)
+        worker = AnalysisWorker(
+            threads=threads, interval=interval, backend_name=backend, worker_id=worker_id, claims=claims
+        )
 
         def stop(signum: int, frame: FrameType | None) -> None:
             if worker.stopping.is_set():
