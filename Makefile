@@ -25,15 +25,30 @@ $(VENV)/.installed-dev: requirements-dev.txt $(VENV)/.installed-run
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	@touch $@
 
+# Secrets of the local demo, made once; manage.py finds them too (common.env.use_local_secret_files).
 .secret_key: | $(VENV)/bin/python
 	@$(PY) -c 'import secrets; print(secrets.token_urlsafe(50))' > $@
 	@chmod 600 $@
 
-run: $(VENV)/.installed-run .secret_key
+.shortener_adminpwd: | $(VENV)/bin/python
+	@$(PY) -c 'import secrets; print(secrets.token_urlsafe(12))' > $@
+	@chmod 600 $@
+
+# collectstatic takes half a minute (compressing every file), so it runs only when a static
+# file or the installed packages changed since the manifest it writes last time.
+STATIC_MANIFEST := staticfiles/staticfiles.json
+$(STATIC_MANIFEST): $(shell find static */static -type f 2>/dev/null) $(VENV)/.installed-run | .secret_key
+	@echo "Collecting static files (only when they changed)"
+	@$(PY) manage.py collectstatic --noinput -v0
+	@touch $@
+
+run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST)
 	@export SECRET_KEY_FILE=$(CURDIR)/.secret_key; \
+	if [ -z "$$SHORTENER_ADMINPWD$$SHORTENER_ADMINPWD_FILE$$SHORTENER_HASHED_ADMINPWD$$SHORTENER_HASHED_ADMINPWD_FILE" ]; then \
+		export SHORTENER_ADMINPWD_FILE=$(CURDIR)/.shortener_adminpwd; \
+	fi; \
 	$(PY) manage.py migrate --noinput && \
-	$(PY) manage.py collectstatic --noinput -v0 && \
-	$(PY) manage.py create_demo_user && \
+	$(PY) manage.py create_demo_user --keys-file .demo_keys --base-url http://127.0.0.1:$(PORT) && \
 	echo "Serving on http://127.0.0.1:$(PORT)/ with the analysis worker (Ctrl-C stops both)" && \
 	exec $(PY) scripts/serve.py -- \
 		$(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
@@ -52,4 +67,4 @@ bench: $(VENV)/.installed-dev
 	$(PY) -m bench.run $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-shm db.sqlite3-wal
+	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-shm db.sqlite3-wal .demo_keys

@@ -101,3 +101,22 @@ def env_database(name: str, default: str) -> dict:
         config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600, minimum=0)
         config["CONN_HEALTH_CHECKS"] = True
     return config
+
+
+# Secrets `make run` generates in the checkout, and the variables they stand in for.
+LOCAL_SECRET_FILES = {"SECRET_KEY": ".secret_key", "SHORTENER_ADMINPWD": ".shortener_adminpwd"}
+
+
+def use_local_secret_files(base_dir: Path) -> None:
+    """Point NAME_FILE at the secrets `make run` made in `base_dir`, unless NAME is configured.
+
+    So that `manage.py` commands work after `make run` as they are written in the README.
+    A deployment that sets its own secrets, or never ran `make run`, is not affected.
+    """
+    for name, filename in LOCAL_SECRET_FILES.items():
+        configured = [name, f"{name}_FILE"]
+        if name == "SHORTENER_ADMINPWD":
+            configured += ["SHORTENER_HASHED_ADMINPWD", "SHORTENER_HASHED_ADMINPWD_FILE"]
+        path = base_dir / filename
+        if not any(os.environ.get(variable) for variable in configured) and path.is_file():
+            os.environ[f"{name}_FILE"] = str(path)

@@ -8,14 +8,14 @@ from django.db import DatabaseError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from pastes import errors as pastes_errors
 from reports import errors as reports_errors
 from shortener import errors as shortener_errors
 
 
-@require_GET
+@require_safe
 def landing(request: HttpRequest) -> HttpResponse:
     return render(
         request,
@@ -28,7 +28,7 @@ def landing(request: HttpRequest) -> HttpResponse:
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     try:
         with connection.cursor() as cursor:

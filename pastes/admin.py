@@ -32,6 +32,7 @@ class PasteAdmin(admin.ModelAdmin):
         "owner",
         "name",
         "content",
+        "syntax",
         "exposure",
         "expiration",
         "expires_at",

@@ -20,6 +20,7 @@ PASTE_ID_ALPHABET = string.ascii_letters + string.digits
 PASTE_ID_LENGTH = 12
 NAME_MIN_LENGTH = 2
 NAME_MAX_LENGTH = 100
+SYNTAX_MAX_LENGTH = 50
 
 
 def generate_paste_id() -> str:
@@ -28,6 +29,17 @@ def generate_paste_id() -> str:
 
 def is_paste_id(value: str) -> bool:
     return len(value) == PASTE_ID_LENGTH and all(char in PASTE_ID_ALPHABET for char in value)
+
+
+def validate_syntax(value: str) -> None:
+    from pastes.highlighting import is_known_syntax
+
+    if value and not is_known_syntax(value):
+        raise ValidationError(
+            "Unknown syntax %(value)s: use a Pygments language name such as python, json or bash.",
+            code="unknown_syntax",
+            params={"value": value},
+        )
 
 
 def default_max_paste_chars() -> int:
@@ -128,6 +140,13 @@ class Paste(models.Model):
     exposure = models.CharField(max_length=8, choices=Exposure.choices, default=Exposure.PUBLIC)
     views = models.PositiveIntegerField(default=0)
     burn_after_read = models.BooleanField(default=False, help_text="Deleted by the first read of anyone but the owner.")
+    syntax = models.CharField(
+        max_length=SYNTAX_MAX_LENGTH,
+        blank=True,
+        validators=[validate_syntax],
+        help_text="Language of the content for the HTML page's highlighting (a Pygments name, e.g. python); "
+        "empty: guessed.",
+    )
 
     objects = PasteQuerySet.as_manager()
 

@@ -73,6 +73,11 @@ READ_RULES = (
     "A successful GET by anyone but the owner adds 1 to `views` (the response shows the new count) and, "
     "for a burn-after-read paste, returns it one last time and deletes it in the same transaction: of two "
     "parallel readers exactly one gets it. The owner's reads and HEAD requests neither count nor burn. "
+    "Known crawlers and link-preview agents (User-Agent of Slackbot, Twitterbot, facebookexternalhit, "
+    "Discordbot, TelegramBot, WhatsApp, LinkedInBot, Googlebot, bingbot, …; common/bots.py) never count "
+    "or burn: they get other pastes without counting, and a burn-after-read paste is a 404 to them, so a "
+    "chat app unfurling the link cannot burn it before the person it was sent to opens it. "
+    "The HTML page of a paste is /{id} (outside this API). "
 )
 
 CREATE = {

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
-from pastes.models import NAME_MAX_LENGTH, NAME_MIN_LENGTH, Paste, PasteProfile
+from pastes.models import NAME_MAX_LENGTH, NAME_MIN_LENGTH, SYNTAX_MAX_LENGTH, Paste, PasteProfile, validate_syntax
 
 NAME_LENGTH_MESSAGE = f"The name must be between {NAME_MIN_LENGTH} and {NAME_MAX_LENGTH} characters long"
 PASTE_CREATED_AT_FORMAT = "%d/%m/%Y, %H:%M:%S"
@@ -159,6 +159,15 @@ class PasteInputSerializer(serializers.Serializer):
         required=False,
         default=False,
         help_text="Deleted by the first successful read of anyone but the owner.",
+    )
+    # Not in the modelled API: only the HTML page (/{id}) uses it, so the Paste object stays as specified.
+    syntax = StrictCharField(
+        required=False,
+        allow_blank=True,
+        max_length=SYNTAX_MAX_LENGTH,
+        validators=[validate_syntax],
+        help_text="Extension: the language for the HTML page's highlighting (a Pygments name such as python, "
+        "json, bash); empty or absent: guessed from the content.",
     )
 
     def fail_body(self, key: str, **kwargs: Any) -> NoReturn:

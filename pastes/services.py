@@ -57,6 +57,7 @@ def paste_create(
     expiration: Paste.Expiration = Paste.Expiration.NEVER,
     exposure: Paste.Exposure = Paste.Exposure.PUBLIC,
     burn_after_read: bool = False,
+    syntax: str = "",
 ) -> Paste:
     now = timezone.now()
     paste = Paste(
@@ -66,6 +67,7 @@ def paste_create(
         created_at=now,
         exposure=exposure,
         burn_after_read=burn_after_read,
+        syntax=syntax,
     )
     paste.set_expiration(expiration, start=now)
     paste.full_clean(exclude=["id", "owner"], validate_unique=False, validate_constraints=False)
@@ -86,7 +88,7 @@ def paste_create(
 
 
 def paste_update(*, paste: Paste, changes: dict) -> Paste:
-    """Apply `changes` (name, content, expiration, exposure, burn_after_read) to the owner's paste.
+    """Apply `changes` (name, content, expiration, exposure, burn_after_read, syntax) to the owner's paste.
 
     A new expiration runs from now, even when it is the same label as before.
     """
@@ -97,7 +99,7 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
         locked = Paste.objects.select_for_update().unexpired(now).filter(pk=paste.pk).first()
         if locked is None:
             raise PasteNotFound()
-        for field in ("name", "content", "exposure", "burn_after_read"):
+        for field in ("name", "content", "exposure", "burn_after_read", "syntax"):
             if field in changes:
                 setattr(locked, field, changes[field])
         if "expiration" in changes:
@@ -162,11 +164,18 @@ def _count_view(*, paste_id: str, reader: AbstractBaseUser | None, now: datetime
     return next(iter(Paste.objects.raw(f"{sql} RETURNING {_COLUMNS}", params)), None)
 
 
-def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = True) -> Paste:
+def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = True, robot: bool = False) -> Paste:
     """Read a paste as `reader`: counts a view, and burns a burn-after-read paste, for non-owners.
 
-    With `count` False (HEAD requests) nothing is counted or burned.
+    With `count` False (HEAD requests) nothing is counted or burned. A `robot` (a crawler or
+    link-preview agent, common.bots) counts and burns nothing either, and to it a
+    burn-after-read paste does not exist: it is kept for the person the link was sent to.
     """
+    if robot:
+        paste = paste_get_visible(paste_id=paste_id, user=reader)
+        if paste.burn_after_read and not paste.is_owned_by(reader):
+            raise PasteNotFound()
+        return paste
     if count and is_paste_id(paste_id):
         paste = _count_view(paste_id=paste_id, reader=reader, now=timezone.now())
         if paste is not None:

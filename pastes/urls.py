@@ -1,6 +1,22 @@
-from django.urls import path
+from django.urls import path, register_converter
 
-from pastes import views
+from pastes import pages, views
+from pastes.models import PASTE_ID_LENGTH
+
+
+class PasteIdConverter:
+    """Exactly a paste id, so that the HTML page's /{id} never shadows another path."""
+
+    regex = f"[A-Za-z0-9]{{{PASTE_ID_LENGTH}}}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(PasteIdConverter, "pasteid")
 
 app_name = "pastes"
 
@@ -12,4 +28,5 @@ urlpatterns = [
     path("edit/<str:paste_id>", views.PasteEditView.as_view(), name="paste-edit"),
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
+    path("<pasteid:paste_id>", pages.paste_page, name="paste-page"),
 ]

@@ -17,11 +17,12 @@ from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
+from common.bots import is_bot_request
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from pastes import schema, services
 from pastes.authentication import PasteKeyAuthentication
 from pastes.errors import UserNotFound, paste_exception_handler
-from pastes.models import PasteProfile
+from pastes.models import Paste, PasteProfile
 from pastes.parsers import LimitedJSONParser
 from pastes.serializers import PasteCreateSerializer, PasteEditSerializer, PasteSerializer, UserSerializer
 from pastes.throttling import PasteReadThrottle, PasteWriteThrottle
@@ -89,17 +90,26 @@ class PasteCreateView(PasteAPIView):
         return Response(PasteSerializer(paste).data, status=status.HTTP_200_OK)
 
 
-class PasteDetailView(PasteAPIView):
+class PasteReadView(PasteAPIView):
+    """Reads count and burn, except HEAD requests and robots (see services.paste_read)."""
+
+    def read(self, paste_id: str) -> Paste:
+        count = self.request.method != "HEAD"
+        robot = is_bot_request(self.request)
+        return services.paste_read(paste_id=paste_id, reader=self.reader, count=count, robot=robot)
+
+
+class PasteDetailView(PasteReadView):
     @extend_schema(**schema.DETAIL)
     def get(self, request: Request, paste_id: str) -> Response:
-        paste = services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD")
+        paste = self.read(paste_id)
         return Response(PasteSerializer(paste).data, headers=NO_STORE)
 
 
-class PasteRawView(PasteAPIView):
+class PasteRawView(PasteReadView):
     @extend_schema(**schema.RAW)
     def get(self, request: Request, paste_id: str) -> HttpResponse:
-        paste = services.paste_read(paste_id=paste_id, reader=self.reader, count=request.method != "HEAD")
+        paste = self.read(paste_id)
         return HttpResponse(paste.content, content_type="text/plain; charset=utf-8", headers=NO_STORE)
 
 

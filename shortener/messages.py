@@ -8,6 +8,11 @@ LOGIN_REQUIRED = "You need to log in first."
 TOO_MANY_LOGINS = "Too many login attempts. Please retry in {seconds} second(s)."
 
 BAD_PASSWORD = "Bad password"
+# Pages only (JSON keeps Lstu's messages above).
+BAD_PASSWORD_TRIES_LEFT = "Bad password. {tries} more {tries_word} before this address is banned for {ban}."
+BAD_PASSWORD_NOW_BANNED = "Bad password. No tries left: this address is banned for {ban}."
+ADMIN_MODE_ON = "Admin mode on"
+ADMIN_MODE_OFF = "Admin mode off"
 TOO_MANY_BAD_PASSWORDS = "Too many bad passwords. You're banned."
 ADMIN_PASSWORD_MISSING = "The adminpwd field is required."
 ADMIN_UNAVAILABLE = "Admin mode is not available on this server."

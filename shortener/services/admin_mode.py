@@ -3,11 +3,14 @@
 import hashlib
 import hmac
 import time
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, identify_hasher
 from django.core.cache import cache
 from django.http import HttpRequest
+from django.utils import timezone
+from django.utils.timesince import timesince
 
 from common import ratelimit
 from common.http import client_ip
@@ -16,6 +19,21 @@ from shortener.errors import Failure
 
 SESSION_KEY = "shortener_admin_until"
 SHA256_HEX_LENGTH = 64
+
+
+class BadAdminPassword(Failure):
+    """A wrong admin password, with how many more the address may try before its ban."""
+
+    def __init__(self, *, tries_left: int) -> None:
+        super().__init__(messages.BAD_PASSWORD, 403)
+        self.tries_left = tries_left
+
+    def page_message(self) -> str:
+        ban = timesince(timezone.now() - timedelta(seconds=settings.SHORTENER_ADMIN_BAN_SECONDS), depth=1)
+        if self.tries_left <= 0:
+            return messages.BAD_PASSWORD_NOW_BANNED.format(ban=ban)
+        tries_word = "try" if self.tries_left == 1 else "tries"
+        return messages.BAD_PASSWORD_TRIES_LEFT.format(tries=self.tries_left, tries_word=tries_word, ban=ban)
 
 
 def admin_mode_available() -> bool:
@@ -66,7 +84,7 @@ def admin_login(request: HttpRequest, password: str) -> None:
     if strikes > settings.SHORTENER_ADMIN_MAX_BAD_PASSWORDS:
         raise Failure(messages.TOO_MANY_BAD_PASSWORDS, 429, retry_after=ban)
     if not password_matches(password):
-        raise Failure(messages.BAD_PASSWORD, 403)
+        raise BadAdminPassword(tries_left=settings.SHORTENER_ADMIN_MAX_BAD_PASSWORDS - strikes)
     cache.delete(key)
     # A new session key, so a session id known before entering admin mode is worthless after.
     request.session.cycle_key()

@@ -9,36 +9,22 @@ buffer, batch writes) is the fast path's job: shortener/fastpath/visits.py.
 import datetime
 import hashlib
 import hmac
-import re
 from functools import lru_cache
 
 from django.conf import settings
 from django.http import HttpRequest
 from django.utils import timezone
 
+from common.bots import is_bot
 from common.http import client_ip
 from shortener.models import Visit
 
-# Crawlers, link-preview fetchers (chat apps, social networks) and monitoring tools.
-# "(?<!cu)" spares the Cubot phones, whose User-Agent contains "CUBOT".
-BOT_USER_AGENT = re.compile(
-    r"(?<!cu)bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|facebookcatalog|embedly|iframely"
-    r"|whatsapp|telegram|discord|slack|skype|mastodon|pleroma|akkoma|misskey|vkshare|linkedin|pinterest"
-    r"|lighthouse|headlesschrome|pingdom|uptime|monitor|feedfetcher|mediapartners|google-read-aloud",
-    re.IGNORECASE,
-)
 # Speculative loads announce themselves in one of these headers (Sec-Purpose, Purpose, X-Purpose, X-Moz).
 PREFETCH_META_KEYS = ("HTTP_SEC_PURPOSE", "HTTP_PURPOSE", "HTTP_X_PURPOSE", "HTTP_X_MOZ")
 PREFETCH_WORDS = ("prefetch", "preview", "prerender")
 
 # (link id, visitor hash, UTC day): what the (link, visitor, day) unique constraint holds once.
 type VisitKey = tuple[int, str, datetime.date]
-
-
-@lru_cache(maxsize=4096)
-def is_bot(user_agent: str) -> bool:
-    # Cached: the same few thousand User-Agents come back all day, and the regex is the costly part.
-    return BOT_USER_AGENT.search(user_agent) is not None
 
 
 def counts_as_visit(request: HttpRequest) -> bool:

@@ -15,7 +15,7 @@ from shortener.views.base import safe_next
 
 @endpoint("GET", "HEAD", "POST", csrf=True)
 def login_view(request: HttpRequest) -> HttpResponse:
-    if request.method == "GET":
+    if request.method in ("GET", "HEAD"):
         if wants_json(request):
             return success(user=request.user.get_username() or None, admin=is_admin(request))
         if request.user.is_authenticated:

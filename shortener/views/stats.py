@@ -8,10 +8,17 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 
 from shortener import messages
+from shortener.charts import link_chart, site_chart
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
-from shortener.services.admin_mode import admin_login, admin_logout, admin_mode_available, is_admin
+from shortener.services.admin_mode import (
+    BadAdminPassword,
+    admin_login,
+    admin_logout,
+    admin_mode_available,
+    is_admin,
+)
 from shortener.services.links import link_by_code, link_delete, links_by_popularity
 from shortener.views.base import login_required_response, qr_svg, short_url
 
@@ -63,6 +70,8 @@ def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> 
         "next_page": page + 1 if admin and page < last_page else None,
         "total": total,
         "error": error,
+        # The whole service's visits, in admin mode only: a user's page is about their links.
+        "chart": site_chart() if admin else None,
     }
     return render(request, "shortener/stats.html", context, status=status)
 
@@ -73,7 +82,8 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
         admin_logout(request)
         if wants_json(request):
             return success(msg=messages.LOGOUT_OK)
-        flash.success(request, messages.LOGOUT_OK)
+        # Lstu's "logged out" would read as the end of the session, which goes on.
+        flash.success(request, messages.ADMIN_MODE_OFF)
         return redirect("shortener:stats")
     try:
         password = data.get("adminpwd", "")
@@ -83,13 +93,15 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
     except Failure as failure:
         if wants_json(request):
             raise
-        response = _stats_page(request, error=failure.msg, status=failure.status)
+        message = failure.page_message() if isinstance(failure, BadAdminPassword) else failure.msg
+        response = _stats_page(request, error=message, status=failure.status)
         if failure.retry_after is not None:
             response["Retry-After"] = str(failure.retry_after)
         return response
     if wants_json(request):
         return success(msg=messages.LOGIN_OK)
-    flash.success(request, messages.LOGIN_OK)
+    # The page itself says "Admin mode on" for as long as it is; Lstu's "logged in" would
+    # read as signing in to the site.
     return redirect("shortener:stats")
 
 
@@ -123,7 +135,8 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     }
     if wants_json(request):
         return success(**fields)
-    return render(request, "shortener/stats_detail.html", {**fields, "link": link, "qr": qr_svg(short)})
+    context = {**fields, "link": link, "qr": qr_svg(short), "chart": link_chart(link.pk)}
+    return render(request, "shortener/stats_detail.html", context)
 
 
 @endpoint("GET")

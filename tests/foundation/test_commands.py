@@ -1,3 +1,4 @@
+import json
 from io import StringIO
 
 import pytest
@@ -47,3 +48,73 @@ def test_create_demo_user_sets_the_password_and_prints_one_key_per_interface():
     keys = [line for line in lines if line.startswith(("rpt_", "pst_"))]
     assert ReportsApiKey.authenticate(keys[0]).user == demo
     assert PastesApiKey.authenticate(keys[1]).user == demo
+
+
+def demo_keys(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith(("rpt_", "pst_"))]
+
+
+def test_create_demo_user_reprints_the_kept_keys_instead_of_making_more(tmp_path):
+    keys_file = tmp_path / "demo_keys"
+    first = demo_keys(run("create_demo_user", "--keys-file", str(keys_file)))
+
+    second = demo_keys(run("create_demo_user", "--keys-file", str(keys_file)))
+
+    assert second == first
+    assert ReportsApiKey.objects.count() == 1
+    assert PastesApiKey.objects.count() == 1
+    assert oct(keys_file.stat().st_mode & 0o777) == "0o600"
+
+
+def test_create_demo_user_replaces_a_key_that_no_longer_works_and_revokes_the_old_one(tmp_path):
+    keys_file = tmp_path / "demo_keys"
+    first_reports, first_pastes = demo_keys(run("create_demo_user", "--keys-file", str(keys_file)))
+    ReportsApiKey.authenticate(first_reports).revoke()
+
+    second_reports, second_pastes = demo_keys(run("create_demo_user", "--keys-file", str(keys_file)))
+
+    assert second_reports != first_reports
+    assert ReportsApiKey.authenticate(second_reports).user.username == "demo"
+    assert second_pastes == first_pastes
+    assert ReportsApiKey.objects.filter(revoked_at__isnull=True).count() == 1
+
+
+def test_create_demo_user_without_a_keys_file_revokes_the_previous_demo_keys():
+    first = demo_keys(run("create_demo_user"))
+
+    second = demo_keys(run("create_demo_user"))
+
+    assert set(first).isdisjoint(second)
+    assert [ReportsApiKey.authenticate(first[0]), PastesApiKey.authenticate(first[1])] == [None, None]
+    assert PastesApiKey.objects.filter(revoked_at__isnull=True).count() == 1
+
+
+def test_create_demo_user_ignores_a_damaged_keys_file(tmp_path):
+    keys_file = tmp_path / "demo_keys"
+    keys_file.write_text("not json")
+
+    keys = demo_keys(run("create_demo_user", "--keys-file", str(keys_file)))
+
+    assert PastesApiKey.authenticate(keys[1]).user.username == "demo"
+    assert json.loads(keys_file.read_text()) == {"reports": keys[0], "pastes": keys[1]}
+
+
+def test_create_demo_user_prints_how_to_enter_the_admin_modes(settings):
+    settings.SHORTENER_ADMINPWD = "s3cret-admin"
+
+    lines = run("create_demo_user", "--base-url", "http://127.0.0.1:18400")
+
+    assert (
+        "Short links admin mode: sign in at http://127.0.0.1:18400/s/login, open Statistics and enter "
+        "the admin password s3cret-admin"
+    ) in lines
+    assert any("manage.py createsuperuser" in line for line in lines)
+
+
+def test_create_demo_user_says_when_admin_mode_is_off(settings):
+    settings.SHORTENER_ADMINPWD = ""
+    settings.SHORTENER_HASHED_ADMINPWD = ""
+
+    lines = run("create_demo_user")
+
+    assert "Short links admin mode is off: set SHORTENER_ADMINPWD to turn it on." in lines

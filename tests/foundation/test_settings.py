@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from common.env import env_bool, env_database, env_int, env_list, env_secret
+from common.env import env_bool, env_database, env_int, env_list, env_secret, use_local_secret_files
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 
@@ -167,3 +167,42 @@ def test_redis_url_switches_the_cache_to_redis():
     )
 
     assert result.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+
+
+def clear_secret_variables(monkeypatch) -> None:
+    for name in ("SECRET_KEY", "SHORTENER_ADMINPWD", "SHORTENER_HASHED_ADMINPWD"):
+        monkeypatch.delenv(name, raising=False)
+        monkeypatch.delenv(f"{name}_FILE", raising=False)
+
+
+def test_manage_py_finds_the_secrets_make_run_generated(tmp_path, monkeypatch):
+    clear_secret_variables(monkeypatch)
+    (tmp_path / ".secret_key").write_text("generated-key\n")
+    (tmp_path / ".shortener_adminpwd").write_text("generated-password\n")
+
+    use_local_secret_files(tmp_path)
+
+    assert env_secret("SECRET_KEY") == "generated-key"
+    assert env_secret("SHORTENER_ADMINPWD") == "generated-password"
+
+
+def test_configured_secrets_win_over_the_generated_files(tmp_path, monkeypatch):
+    clear_secret_variables(monkeypatch)
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    monkeypatch.setenv("SHORTENER_HASHED_ADMINPWD", "31f7a65e315586ac198bd798b6629ce4903d0899476d5741a9f32e2e521b6a66")
+    (tmp_path / ".secret_key").write_text("generated-key\n")
+    (tmp_path / ".shortener_adminpwd").write_text("generated-password\n")
+
+    use_local_secret_files(tmp_path)
+
+    assert env_secret("SECRET_KEY") == "from-the-environment"
+    assert env_secret("SHORTENER_ADMINPWD") == ""
+
+
+def test_without_generated_files_nothing_is_set(tmp_path, monkeypatch):
+    clear_secret_variables(monkeypatch)
+
+    use_local_secret_files(tmp_path)
+
+    assert "SECRET_KEY_FILE" not in os.environ
+    assert "SHORTENER_ADMINPWD_FILE" not in os.environ

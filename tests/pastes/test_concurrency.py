@@ -1,6 +1,7 @@
 """Races on PostgreSQL: parallel requests, each thread with its own database connection."""
 
 import pytest
+from django.test import Client
 from rest_framework.test import APIClient
 
 from pastes.models import Paste
@@ -94,3 +95,23 @@ def test_parallel_edits_growing_content_cannot_exceed_the_quota(user, owner_key)
     # 8 pastes of 1 char = 8; each edit adds 6, so only two fit in 20.
     assert statuses(results) == [200] * 2 + [413] * (THREADS - 2)
     assert Paste.objects.filter(owner=user).total_chars() == 20
+
+
+def test_parallel_reveals_on_the_html_page_show_the_paste_once(user):
+    paste = PasteFactory(owner=user, burn_after_read=True, content="only once")
+
+    results = run_concurrently(lambda: Client().post(f"/pastes/{paste.id}"), times=THREADS)
+
+    assert statuses(results) == [200] + [404] * (THREADS - 1)
+    assert sum("only once" in result.content.decode() for result in results) == 1
+    assert not Paste.objects.filter(pk=paste.pk).exists()
+
+
+def test_parallel_page_views_lose_no_views(user):
+    paste = PasteFactory(owner=user)
+
+    results = run_concurrently(lambda: Client().get(f"/pastes/{paste.id}"), times=THREADS)
+
+    assert statuses(results) == [200] * THREADS
+    paste.refresh_from_db()
+    assert paste.views == THREADS

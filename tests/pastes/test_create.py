@@ -298,3 +298,25 @@ def test_create_retries_a_taken_id_in_a_new_transaction_and_keeps_the_quota(owne
     assert response.status_code == status.HTTP_200_OK
     assert response.json()["id"] == "BBBBBBBBBBBB"
     assert Paste.objects.filter(owner=user).total_chars() == 3
+
+
+def test_create_takes_an_optional_syntax_for_the_html_page(owner_client):
+    response = owner_client.post(
+        "/pastes/create", {"name": "code", "content": "x = 1", "syntax": "python"}, format="json"
+    )
+
+    assert response.status_code == status.HTTP_200_OK
+    assert "syntax" not in response.json()  # the Paste object stays as the spec has it
+    assert Paste.objects.get(pk=response.json()["id"]).syntax == "python"
+
+
+@pytest.mark.parametrize("syntax", ["klingon", 3, None])
+def test_create_refuses_an_unknown_syntax(owner_client, syntax):
+    response = owner_client.post(
+        "/pastes/create", {"name": "code", "content": "x = 1", "syntax": syntax}, format="json"
+    )
+
+    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert response.json()["code"] == 400
+    assert "syntax" in response.json()["message"] or "Syntax" in response.json()["message"]
+    assert not Paste.objects.exists()

@@ -244,3 +244,11 @@ def test_edit_with_a_numeric_id_is_400(owner_client, paste):
 
     assert response.status_code == status.HTTP_400_BAD_REQUEST
     assert response.json() == {"code": 400, "message": "id must be a string."}
+
+
+def test_edit_changes_the_syntax_alone(owner_client, paste):
+    response = owner_client.patch(f"/pastes/edit/{paste.id}", {"id": paste.id, "syntax": "bash"}, format="json")
+
+    assert response.status_code == status.HTTP_200_OK
+    paste.refresh_from_db()
+    assert (paste.syntax, paste.content) == ("bash", "Hello, world!")

@@ -160,12 +160,16 @@ def test_visitor_hash_changes_every_day(client, link):
     assert first != second
 
 
-def test_prune_command_drops_days_that_cannot_repeat(link):
-    Visit.objects.create(link=link, visitor="a" * 32, day=datetime.date(2026, 5, 1))
-    Visit.objects.create(link=link, visitor="b" * 32, day=datetime.date(2026, 5, 3))
+def test_prune_command_keeps_the_days_the_charts_show(link):
+    # Issue 14: the visits-per-day charts cover the last 30 days, today included.
+    for day in (datetime.date(2026, 4, 3), datetime.date(2026, 4, 4), datetime.date(2026, 5, 3)):
+        Visit.objects.create(link=link, visitor="a" * 32, day=day)
 
     with time_machine.travel(datetime.datetime(2026, 5, 3, 12, tzinfo=datetime.UTC)):
         call_command("shortener_prune_visits", verbosity=0)
 
-    assert list(Visit.objects.values_list("day", flat=True)) == [datetime.date(2026, 5, 3)]
+    assert list(Visit.objects.order_by("day").values_list("day", flat=True)) == [
+        datetime.date(2026, 4, 4),
+        datetime.date(2026, 5, 3),
+    ]
     assert ShortLink.objects.get(pk=link.pk).counter == 0

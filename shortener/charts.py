@@ -1,0 +1,95 @@
+"""Unique visits per day, and the geometry of the bar chart that shows them.
+
+The chart is an SVG drawn by the template (shortener/visits_chart.html) from these
+numbers: no script, no CDN, no inline style (its colours are classes in shortener.css),
+so it keeps the site's CSP and follows dark mode. The per-day counts come from the Visit
+rows (one per visitor, link and day), which shortener_prune_visits keeps for CHART_DAYS.
+"""
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, QuerySet
+from django.utils import timezone
+
+from shortener.models import Visit
+
+CHART_DAYS = 30
+# viewBox units; the SVG scales to its container's width.
+WIDTH, HEIGHT = 600, 180
+TOP, BOTTOM, LEFT = 16, 24, 8
+BAR_GAP = 2
+
+
+@dataclass(frozen=True)
+class Bar:
+    day: datetime.date
+    visits: int
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Chart:
+    bars: list[Bar]
+    total: int
+    peak: int
+    width: int = WIDTH
+    height: int = HEIGHT
+    baseline: int = HEIGHT - BOTTOM
+    label_y: int = HEIGHT - 6
+    peak_y: int = TOP - 4
+
+    @property
+    def first_day(self) -> datetime.date:
+        return self.bars[0].day
+
+    @property
+    def last_day(self) -> datetime.date:
+        return self.bars[-1].day
+
+
+def chart_days(today: datetime.date | None = None) -> list[datetime.date]:
+    """The last CHART_DAYS UTC days, oldest first, today included."""
+    today = today or timezone.now().date()
+    return [today - datetime.timedelta(days=offset) for offset in range(CHART_DAYS - 1, -1, -1)]
+
+
+def visits_per_day(visits: QuerySet[Visit], days: list[datetime.date]) -> dict[datetime.date, int]:
+    """Unique visits on each of `days` (0 for days without any)."""
+    rows = visits.filter(day__gte=days[0], day__lte=days[-1]).values("day").annotate(visits=Count("id"))
+    counts = {row["day"]: row["visits"] for row in rows.order_by()}
+    return {day: counts.get(day, 0) for day in days}
+
+
+def link_chart(link_id: int) -> Chart:
+    days = chart_days()
+    return bar_chart(visits_per_day(Visit.objects.filter(link_id=link_id), days))
+
+
+def site_chart() -> Chart:
+    days = chart_days()
+    return bar_chart(visits_per_day(Visit.objects.all(), days))
+
+
+def bar_chart(per_day: dict[datetime.date, int]) -> Chart:
+    peak = max(per_day.values(), default=0)
+    slot = (WIDTH - LEFT * 2) / len(per_day)
+    plot_height = HEIGHT - TOP - BOTTOM
+    bars = []
+    for index, (day, visits) in enumerate(per_day.items()):
+        # A day with visits gets at least a sliver, so that one visit among thousands still shows.
+        height = 0.0 if not visits else max(1.5, plot_height * visits / peak)
+        bars.append(
+            Bar(
+                day=day,
+                visits=visits,
+                x=round(LEFT + index * slot + BAR_GAP / 2, 2),
+                y=round(HEIGHT - BOTTOM - height, 2),
+                width=round(slot - BAR_GAP, 2),
+                height=round(height, 2),
+            )
+        )
+    return Chart(bars=bars, total=sum(per_day.values()), peak=peak)
