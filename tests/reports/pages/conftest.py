@@ -3,36 +3,29 @@
 from dataclasses import dataclass, field
 
 import pytest
-from django.conf import settings
-from django.test import Client
 
 from reports import tasks
-
-VIEWPORTS = {"desktop": {"width": 1280, "height": 800}, "mobile": {"width": 390, "height": 844}}
+from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
 
 
 @dataclass
 class Screen:
-    """A browser page at one viewport width, with the Content Security Policy violations it logged."""
+    """A browser page at one viewport width, with the Content Security Policy refusals it logged."""
 
     page: object
     width: int
-    base_url: str
+    live_server: object
     csp_violations: list[str] = field(default_factory=list)
 
     def goto(self, path: str):
-        return self.page.goto(self.base_url + path)
+        return self.page.goto(self.live_server.url + path)
 
     def sign_in(self, user) -> None:
-        """Give the browser a session of `user`, as if they had signed in."""
-        client = Client()
-        client.force_login(user)
-        cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-        self.page.context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": self.base_url}])
+        sign_in(self.page.context, self.live_server, user)
 
     def overflow(self) -> int:
         """How many CSS pixels the page is wider than the viewport (0 when nothing sticks out)."""
-        return self.page.evaluate("document.documentElement.scrollWidth") - self.width
+        return overflow(self.page)
 
 
 @pytest.fixture
@@ -43,17 +36,10 @@ def queued_only(monkeypatch):
     return enqueued
 
 
-@pytest.fixture(params=list(VIEWPORTS))
+@pytest.fixture(params=[DESKTOP, PHONE], ids=["desktop", "390px"])
 def screen(request, browser, live_server):
-    context = browser.new_context(viewport=VIEWPORTS[request.param])
+    context = browser.new_context(viewport=request.param)
     page = context.new_page()
     page.set_default_timeout(10_000)
-    screen = Screen(page, VIEWPORTS[request.param]["width"], live_server.url)
-
-    def record_csp_violation(message) -> None:
-        if "Content Security Policy" in message.text:
-            screen.csp_violations.append(message.text)
-
-    page.on("console", record_csp_violation)
-    yield screen
+    yield Screen(page, request.param["width"], live_server, collect_csp_errors(page))
     context.close()
