@@ -13,7 +13,7 @@ from reports.analysis import config
 
 WIDTH, HEIGHT = 600, 180
 # Room for the score axis on the left and the dates below.
-LEFT, RIGHT, TOP, BOTTOM = 34, 12, 10, 26
+LEFT, RIGHT, TOP, BOTTOM = 46, 12, 10, 30
 SCORE_TICKS = (0, 50, 100)
 
 
