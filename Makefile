@@ -52,7 +52,8 @@ run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST)
 	echo "Serving on http://127.0.0.1:$(PORT)/ with the analysis worker (Ctrl-C stops both)" && \
 	exec $(PY) scripts/serve.py -- \
 		$(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
-		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log
+		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log \
+		--respawn-failed-workers --respawn-interval 1
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

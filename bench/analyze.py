@@ -150,7 +150,7 @@ def main() -> None:
         page = parse(decoded.text, document.url)
         parsed = time.thread_time()
         results = run_checks(Context(URL, document, decoded, page, resources, thresholds))
-        score = scoring.score(results, weights)
+        score = scoring.score(results, weights, bands)
         scoring.rating(score, bands)
         return parsed - cpu, time.thread_time() - parsed, time.perf_counter() - wall, score
 

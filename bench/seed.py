@@ -1,7 +1,8 @@
 """Seed a fresh database for the HTTP benchmarks and print what the scenarios need as JSON.
 
 Run inside Django (`manage.py shell -c "from bench.seed import seed; seed()"`): 10,000 short
-links, 10,000 pastes and 1,000 reports over 50 projects, for two users.
+links (some with an expiry or a visit limit) and 1,000 expired or used-up ones, 10,000 pastes
+and 1,000 reports over 50 projects, for two users.
 """
 
 import json
@@ -20,6 +21,8 @@ from reports.models import Project, Report
 from shortener.models import ShortLink
 
 LINKS = 10_000
+SPENT_LINKS = 1_000
+VISIT_LIMIT = 1_000_000
 PASTES = 10_000
 REPORTS = 1_000
 PROJECTS = 50
@@ -58,18 +61,36 @@ def seed() -> None:
     PasteProfile.objects.create(user=users[0], max_paste_chars=2_000_000_000)
     now = timezone.now()
 
+    # A third of the links expire in a month and a fifth have a visit limit the run cannot reach, so
+    # the redirect checks both on the links it serves; the counters still equal the unique visits.
     links = [
         ShortLink(
             code=ShortLink.generate_code(),
             url=f"https://example.com/articles/{n}?ref=bench",
             owner=users[n % 2],
             created_at=now - timedelta(minutes=n),
+            expires_at=now + timedelta(days=30) if n % 3 == 0 else None,
+            max_visits=VISIT_LIMIT if n % 5 == 0 else None,
         )
         for n in range(LINKS)
     ]
-    for link in links:
+    # And links whose lifetime is over, kept for their statistics; the scenarios do not visit them.
+    spent = [
+        ShortLink(
+            code=ShortLink.generate_code(),
+            url=f"https://example.com/old/{n}",
+            owner=users[n % 2],
+            created_at=now - timedelta(days=60),
+            expires_at=now - timedelta(days=1) if n % 2 else None,
+            max_visits=None if n % 2 else 10,
+            counter=0 if n % 2 else 10,
+        )
+        for n in range(SPENT_LINKS)
+    ]
+    seeded_counters = sum(link.counter for link in spent)
+    for link in links + spent:
         link.url_digest = ShortLink.digest(link.url)
-    ShortLink.objects.bulk_create(links, batch_size=BATCH)
+    ShortLink.objects.bulk_create(links + spent, batch_size=BATCH)
 
     content = "def handler(request):\n    return render(request, 'page.html', {'items': items})\n" * 12
     pastes = [
@@ -123,7 +144,8 @@ def seed() -> None:
                 "pastes_key": pastes_key,
                 "codes": codes,
                 "shortener_path": shortener,
-                "counter_sum_sql": "SELECT COALESCE(SUM(counter), 0) FROM shortener_shortlink",
+                # Less the counters the used-up links were seeded with: the check compares visits made.
+                "counter_sum_sql": f"SELECT COALESCE(SUM(counter), 0) - {seeded_counters} FROM shortener_shortlink",
                 "resolve_paths": [f"{shortener}{code}?_format=json" for code in codes],
                 "stats_paths": [f"{shortener}stats/{code}?_format=json" for code in codes],
                 "paste_paths": [f"{pastes_root}paste/@{paste_id}" for paste_id in readable],

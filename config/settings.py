@@ -102,8 +102,16 @@ DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env_str("REDIS_URL")
+# Seconds to wait for Redis before answering without it (common/cache.py: Redis is optional at run time).
+REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5, minimum=0.01)
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "common.cache.DegradingRedisCache",
+            "LOCATION": REDIS_URL,
+            "OPTIONS": {"socket_connect_timeout": REDIS_TIMEOUT, "socket_timeout": REDIS_TIMEOUT},
+        }
+    }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -198,7 +206,7 @@ LOGGING = {
 REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": [
-        "rest_framework.parsers.JSONParser",
+        "common.parsers.StrictJSONParser",
         "rest_framework.parsers.FormParser",
     ],
     # Each interface names its own authentication and permissions on its views.
@@ -218,6 +226,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # PATCH bodies as declared: PATCH /pastes/edit/{id} requires `id` (no "Patched…" copy with nothing required).
+    "COMPONENT_SPLIT_PATCH": False,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "pastes.schema.closed_request_bodies",
+    ],
 }
 
 # --- Client addresses and rate limits (shared) ----------------------------
@@ -236,6 +250,12 @@ REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
 REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")
 REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)  # API requests per key per period
 REPORTS_RATE_PERIOD = env_int("REPORTS_RATE_PERIOD", 60, minimum=1)
+# Load the page in headless Chromium (Debian's, via Playwright) and run the DOM checks on the
+# rendered document; it has its own time and memory budget (see reports/analysis/rendering.py).
+REPORTS_RENDER = env_bool("REPORTS_RENDER", False)
+REPORTS_RENDER_TIMEOUT = env_float("REPORTS_RENDER_TIMEOUT", 20.0, minimum=1.0)
+REPORTS_RENDER_MAX_MEMORY_MB = env_int("REPORTS_RENDER_MAX_MEMORY_MB", 512, minimum=64)
+REPORTS_CHROMIUM_PATH = env_str("REPORTS_CHROMIUM_PATH", "/usr/bin/chromium")
 # Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
 # (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")
@@ -286,6 +306,22 @@ if SHORTENER_BLOCKED_HOSTS:
     except re.error as exc:
         raise ImproperlyConfigured(f"SHORTENER_BLOCKED_HOSTS is not a valid regular expression: {exc}.") from None
 SHORTENER_CODE_LENGTH = env_int("SHORTENER_CODE_LENGTH", 8, minimum=6)
+# Pixels per QR module of the base64 PNG in JSON answers (Lstu's qrcode_size).
+SHORTENER_QRCODE_SCALE = min(env_int("SHORTENER_QRCODE_SCALE", 3, minimum=1), 100)
+# An open instance, as a public Lstu: POST /a without logging in. Off: the spec requires a session.
+SHORTENER_ALLOW_ANONYMOUS = env_bool("SHORTENER_ALLOW_ANONYMOUS", False)
+# Lstu's rapid-shortening ban for anonymous clients: more than BURST shortenings from one address
+# within BURST_SECONDS bans it for an hour; asking again while banned renews the ban, and after
+# BAN_STRIKES such attempts the ban lasts 30 days.
+SHORTENER_ANONYMOUS_BURST = env_int("SHORTENER_ANONYMOUS_BURST", 5, minimum=1)
+SHORTENER_ANONYMOUS_BURST_SECONDS = env_int("SHORTENER_ANONYMOUS_BURST_SECONDS", 3, minimum=1)
+SHORTENER_ANONYMOUS_BAN_STRIKES = env_int("SHORTENER_ANONYMOUS_BAN_STRIKES", 6, minimum=1)
+# POST /import: the largest file and the most lines it may hold, and imports per user per hour.
+SHORTENER_IMPORT_MAX_BYTES = env_int("SHORTENER_IMPORT_MAX_BYTES", 5 * 1024 * 1024, minimum=1024)
+SHORTENER_IMPORT_MAX_LINES = env_int("SHORTENER_IMPORT_MAX_LINES", 10_000, minimum=1)
+SHORTENER_IMPORT_RATE_LIMIT = env_int("SHORTENER_IMPORT_RATE_LIMIT", 10, minimum=1)
+# Requests per minute with one personal API token (shr_…), whatever they do.
+SHORTENER_TOKEN_RATE_LIMIT = env_int("SHORTENER_TOKEN_RATE_LIMIT", 120, minimum=1)
 SHORTENER_CREATE_RATE_LIMIT = env_int("SHORTENER_CREATE_RATE_LIMIT", 30, minimum=1)  # per user per period
 SHORTENER_CREATE_RATE_PERIOD = env_int("SHORTENER_CREATE_RATE_PERIOD", 60, minimum=1)
 SHORTENER_LOGIN_RATE_LIMIT = env_int("SHORTENER_LOGIN_RATE_LIMIT", 10, minimum=1)  # per client address
@@ -310,6 +346,11 @@ SHORTENER_CACHE_PRELOAD = env_int("SHORTENER_CACHE_PRELOAD", 50_000, minimum=0)
 # Code → link lookups shared between processes, which only Redis can do: each process keeps
 # its own copies anyway, and a second per-process copy could not be cleared from elsewhere.
 if REDIS_URL:
-    CACHES["shortener"] = {**CACHES["default"], "KEY_PREFIX": "shortener"}
+    # While Redis is unreachable nothing stands in for it here (common/cache.py), for the same reason.
+    CACHES["shortener"] = {
+        **CACHES["default"],
+        "KEY_PREFIX": "shortener",
+        "OPTIONS": {**CACHES["default"]["OPTIONS"], "STAND_IN": "none"},
+    }
 else:
     CACHES["shortener"] = {"BACKEND": "django.core.cache.backends.dummy.DummyCache"}

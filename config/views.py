@@ -1,10 +1,12 @@
 """Site-wide pages: the landing page, the health check, and error pages in each interface's shape."""
 
+import sys
 from types import ModuleType
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
-from django.db import DatabaseError, connection
+from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
@@ -27,14 +29,26 @@ def landing(request: HttpRequest) -> HttpResponse:
     )
 
 
+# Seconds a client is asked to wait when a dependency is down.
+RETRY_AFTER_SECONDS = 5
+
+
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
+    """200 "ok"; 200 "degraded" naming what is down but answered without; 503 without the database."""
+    degraded = []
+    # Redis is optional at run time (common/cache.py); only a configured one can be down.
+    if hasattr(cache, "ping") and not cache.ping():
+        degraded.append("redis")
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except DatabaseError:
-        return JsonResponse({"status": "unavailable"}, status=503)
+        body = {"status": "unavailable", "unavailable": ["database"]} | ({"degraded": degraded} if degraded else {})
+        return JsonResponse(body, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    if degraded:
+        return JsonResponse({"status": "degraded", "degraded": degraded})
     return JsonResponse({"status": "ok"})
 
 
@@ -76,6 +90,11 @@ def page_not_found(request: HttpRequest, exception: Exception | None = None) -> 
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
+    # Django calls this while handling the exception: a database that cannot be reached
+    # (or dropped the connection) is an outage to retry, not a bug. Django's connection
+    # handling reconnects on a later request, so the service recovers without a restart.
+    if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
+        return interface_errors(request).unavailable(request, retry_after=RETRY_AFTER_SECONDS)
     return interface_errors(request).error_response(request, 500)
 
 

@@ -2,12 +2,12 @@ import io
 from typing import Any
 
 from django.conf import settings
-from rest_framework.parsers import JSONParser
 
+from common.parsers import StrictJSONParser
 from pastes.errors import PayloadTooLarge
 
 
-class LimitedJSONParser(JSONParser):
+class LimitedJSONParser(StrictJSONParser):
     """JSON bodies up to PASTES_MAX_BODY_BYTES; DRF itself reads the stream without a limit."""
 
     def parse(self, stream: Any, media_type: str | None = None, parser_context: dict | None = None) -> Any:

@@ -1,7 +1,8 @@
 """OpenAPI descriptions of interface B, including what we chose where the spec is silent."""
 
 from django.conf import settings
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
@@ -38,6 +39,34 @@ class PasteKeyAuthenticationScheme(OpenApiAuthenticationExtension):
             "description": "The pastes API key as the whole header value (`Authorization: pst_…`); "
             "a leading `Bearer ` is tolerated. An unknown or revoked key is a 401 on every endpoint.",
         }
+
+
+class StrictCharFieldSchema(OpenApiSerializerFieldExtension):
+    """A StrictCharField refuses NUL (PostgreSQL cannot store it): the schema's pattern says so."""
+
+    target_class = "pastes.serializers.StrictCharField"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "pattern": "^[^\\u0000]*$"}
+
+
+class LabelChoiceFieldSchema(OpenApiSerializerFieldExtension):
+    """A LabelChoiceField is a string enum: the schema lists the values the field accepts."""
+
+    target_class = "pastes.serializers.LabelChoiceField"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
+        return {"type": "string", "enum": list(self.target.allowed)}
+
+
+def closed_request_bodies(result: dict, generator: object, request: object, public: bool) -> dict:
+    """Postprocessing hook: B's request bodies refuse unknown fields, so their schemas say so."""
+    schemas = result.get("components", {}).get("schemas", {})
+    for name in ("PasteCreate", "PasteEdit"):
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
+    return result
 
 
 def _error(description: str) -> OpenApiResponse:

@@ -142,7 +142,8 @@ class PasteInputSerializer(serializers.Serializer):
         },
         help_text=NAME_LENGTH_MESSAGE + " (surrounding whitespace is trimmed first).",
     )
-    content = StrictCharField(trim_whitespace=False, help_text="The text; must not be empty.")
+    # min_length only tells the schema; "blank" answers an empty content first.
+    content = StrictCharField(trim_whitespace=False, min_length=1, help_text="The text; must not be empty.")
     expiration = LabelChoiceField(
         allowed=EXPIRATION_LABELS,
         required=False,

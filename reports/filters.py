@@ -9,6 +9,7 @@ invalid values instead of raising.
 from django import forms
 from django.db.models import QuerySet
 from django_filters import rest_framework as filters
+from drf_spectacular.utils import OpenApiParameter
 
 from reports.models import Project, Report
 
@@ -47,6 +48,19 @@ class DefaultingFilterSet(filters.FilterSet):
         fields = self.sort_fields[cleaned.get("sort_by") or self.default_sort_by]
         prefix = "" if cleaned.get("sort") == "asc" else "-"
         return queryset.order_by(*(prefix + field for field in fields))
+
+
+def fallback_parameters(filterset_class: type[DefaultingFilterSet]) -> list[OpenApiParameter]:
+    """The filter set's choice parameters as plain strings in the schema: other values fall back, not fail."""
+    return [
+        OpenApiParameter(
+            name,
+            str,
+            description=f"{field.extra.get('help_text', '')} Any other value falls back to the default.",
+        )
+        for name, field in filterset_class.base_filters.items()
+        if isinstance(field, filters.ChoiceFilter)
+    ]
 
 
 class ReportFilterSet(DefaultingFilterSet):

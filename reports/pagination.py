@@ -118,13 +118,14 @@ class LaravelPagination(BasePagination):
                 "in": "query",
                 "required": False,
                 "description": "Page number (default 1; an unusable value means 1).",
-                "schema": {"type": "integer"},
+                "schema": {"type": "string", "example": "2"},
             },
             {
                 "name": self.per_page_query_param,
                 "in": "query",
                 "required": False,
                 "description": "Results per page: 10, 25, 50 or 100 (default 10; any other value means 10).",
-                "schema": {"type": "integer", "enum": list(PER_PAGE_CHOICES)},
+                # A string, not an integer enum: other values are not refused (the schema would promise a 4xx).
+                "schema": {"type": "string", "example": "25"},
             },
         ]

@@ -66,6 +66,7 @@ LABELS = {
     "total_ms": "Total time",
     "invalid_json_ld_blocks": "Invalid JSON-LD blocks",
     "bytes": "Total size",
+    "gzip_saving": "Saved by gzip",
     # Error kinds.
     "too_slow": "Too slow",
     "too_large": "Too large",
@@ -98,6 +99,7 @@ BYTES, MILLISECONDS, PERCENT = "bytes", "ms", "%"
 CHECK_UNITS = {
     "load_time": MILLISECONDS,
     "page_size": BYTES,
+    "text_compression": BYTES,
     "dom_size": "node",
     "http_requests": "request",
     "in_page_links": "link",
@@ -124,6 +126,7 @@ FIELD_UNITS = {
     "bytes": BYTES,
     "size": BYTES,
     "transferred": BYTES,
+    "gzip_saving": BYTES,
     "ttfb_ms": MILLISECONDS,
     "total_ms": MILLISECONDS,
     "too_many_params": "parameter",

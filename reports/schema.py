@@ -11,7 +11,16 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from reports.serializers import ProjectSerializer, ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
+from reports.filters import ProjectFilterSet, ReportFilterSet, fallback_parameters
+from reports.models import Report
+from reports.serializers import (
+    PasswordField,
+    PrivacyField,
+    ProjectSerializer,
+    ReportCreateSerializer,
+    ReportSerializer,
+    ReportUpdateSerializer,
+)
 
 
 class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
@@ -27,6 +36,25 @@ class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
             "description": "A reports API key (rpt_…), issued in the admin or by "
             "`manage.py create_api_key --interface reports`.",
         }
+
+
+# The same bodies as form fields: a form field cannot be null (leave it out instead).
+class ReportCreateFormSerializer(ReportCreateSerializer):
+    privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC, allow_null=False)
+    password = PasswordField(required=False, default="", allow_null=False)
+
+
+class ReportUpdateFormSerializer(ReportUpdateSerializer):
+    privacy = PrivacyField(required=False, allow_null=False)
+    password = PasswordField(required=False, allow_null=False)
+
+
+def _by_media_type(json_serializer: type, form_serializer: type) -> dict[str, type]:
+    return {
+        "application/json": json_serializer,
+        "application/x-www-form-urlencoded": form_serializer,
+        "multipart/form-data": form_serializer,
+    }
 
 
 def _record_schema(name: str) -> serializers.Serializer:
@@ -94,6 +122,7 @@ REPORTS = extend_schema_view(
         "Reports whose analysis is not done yet are listed too, with their `status`; until their first analysis "
         "is done, `result`, `score` and `generated_at` are null and `results` is `{}`. The `result` filter and "
         "`sort_by=result` use the last analysis that was done.",
+        parameters=fallback_parameters(ReportFilterSet),
         responses={200: ReportSerializer(many=True), **ERRORS},
     ),
     retrieve=extend_schema(
@@ -104,21 +133,21 @@ REPORTS = extend_schema_view(
         description="Stores the report in the project of the URL's host, which is made if the owner has none, "
         "and analyses the page. Answers 201 with the finished report and `status: 200` in the body, as the "
         "reference does. " + ACCEPTED_DOC,
-        request=ReportCreateSerializer,
+        request=_by_media_type(ReportCreateSerializer, ReportCreateFormSerializer),
         parameters=[LOCATION],
         responses={201: _record_schema("ReportCreated"), 202: ACCEPTED, 422: INVALID, **ERRORS},
     ),
     update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
-        request=ReportUpdateSerializer,
+        request=_by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
         parameters=[LOCATION],
         responses={200: _record_schema("ReportUpdated"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
     partial_update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
-        request=ReportUpdateSerializer,
+        request=_by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
         parameters=[LOCATION],
         responses={200: _record_schema("ReportPatched"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
@@ -131,6 +160,7 @@ PROJECTS = extend_schema_view(
         summary="List projects",
         description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "
         "Unusable values of search_by, sort_by, sort, per_page and page fall back to their defaults.",
+        parameters=fallback_parameters(ProjectFilterSet),
         responses={200: ProjectSerializer(many=True), **ERRORS},
     ),
     destroy=extend_schema(

@@ -139,10 +139,10 @@ class StringField(serializers.CharField):
 
 
 class PrivacyField(serializers.ChoiceField):
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, allow_null: bool = True, **kwargs: object) -> None:
         super().__init__(
             choices=Report.Privacy.choices,
-            allow_null=True,
+            allow_null=allow_null,
             error_messages={"invalid_choice": "The privacy must be 0, 1 or 2."},
             help_text=PRIVACY_HELP,
             **kwargs,
@@ -150,12 +150,12 @@ class PrivacyField(serializers.ChoiceField):
 
 
 class PasswordField(StringField):
-    def __init__(self, **kwargs: object) -> None:
+    def __init__(self, *, allow_null: bool = True, **kwargs: object) -> None:
         super().__init__(
             max_length=Report.PASSWORD_MAX_LENGTH,
             trim_whitespace=False,
             allow_blank=True,
-            allow_null=True,
+            allow_null=allow_null,
             error_messages=_messages(
                 "password", max_length=f"The password may not be greater than {Report.PASSWORD_MAX_LENGTH} characters."
             ),
@@ -166,6 +166,7 @@ class PasswordField(StringField):
 
 class ReportCreateSerializer(serializers.Serializer):
     url = StringField(
+        min_length=1,  # for the schema: an empty url is answered as a missing one
         max_length=Report.URL_MAX_LENGTH,
         error_messages=_messages(
             "url", max_length=f"The url may not be greater than {Report.URL_MAX_LENGTH} characters."

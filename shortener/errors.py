@@ -5,7 +5,9 @@ page to browsers: the shortener's message page for its own views, the site's err
 for Django's own failures (config.views: unknown URL, bad request, crash, unavailable).
 """
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 
 JSON_TYPE = "application/json"
@@ -87,4 +89,15 @@ def too_large(request: HttpRequest) -> HttpResponse:
 
 
 def unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
-    return error_response(request, 503, retry_after=retry_after)
+    # The body was readable (the outage is elsewhere), so a form's or JSON body's wish counts too.
+    from shortener.negotiation import wants_json
+
+    message = STATUS_MESSAGES[503]
+    try:
+        as_json = wants_json(request)
+    except (RequestDataTooBig, UnreadablePostError, MultiPartParserError):  # ask the query string and Accept
+        return error_response(request, 503, retry_after=retry_after)
+    context = {"status": 503, "message": message}
+    return _answer(
+        request, 503, message, as_json=as_json, template="error.html", context=context, retry_after=retry_after
+    )

@@ -17,6 +17,7 @@ TOO_MANY_BAD_PASSWORDS = "Too many bad passwords. You're banned."
 ADMIN_PASSWORD_MISSING = "The adminpwd field is required."
 ADMIN_UNAVAILABLE = "Admin mode is not available on this server."
 NOT_ADMIN = "You're not authenticated as the admin"
+ADMIN_NEEDS_SESSION = "Admin mode needs a logged-in session; an API token cannot enter it."
 
 URL_MISSING = "The URL to shorten is missing."
 URL_INVALID = "{url} is not a valid URL."
@@ -29,12 +30,46 @@ CUSTOM_INVALID = 'The shortened text must be 1 to {limit} characters among lette
 CUSTOM_RESERVED = "The shortened text can't be {words}. Your URL to shorten: {url}"
 CUSTOM_TAKEN = 'The shortened text "{custom}" is already taken. Your URL to shorten: {url}'
 TOO_MANY_LINKS = "You asked to shorten too many URLs too quickly. Please retry in {seconds} second(s)."
+ANONYMOUS_BANNED = "You asked to shorten too many URLs too quickly. You're banned for {hours} hour(s)."
 CODE_EXHAUSTED = "No shortened URL available. Please retry."
 LINK_CREATED = "Your short URL: {short}"
 
 LINK_UNKNOWN = "The shortened URL {short} doesn't exist."
 LINK_GONE = "The shortened URL {short} no longer exists."
+LINK_EXPIRED = "The shortened URL {short} has expired."
+LINK_USED_UP = "The shortened URL {short} has reached its maximum number of visits."
+EXPIRES_INVALID = "The expiry must be a date and time (ISO 8601, UTC unless an offset is given) or a Unix time."
+EXPIRES_IN_PAST = "The expiry must be in the future."
+EXPIRES_TOO_FAR = "The expiry must be within 100 years."
+MAX_VISITS_INVALID = "The maximum number of visits must be a whole number from 1 to {limit}."
 LINK_DELETED = "The shortened URL {short} has been deleted."
+
+TOKEN_INVALID = "The API token is missing, unknown or revoked."
+TOO_MANY_TOKEN_REQUESTS = "Too many requests with this API token. Please retry in {seconds} second(s)."
+TOKEN_CREATED = "Your new API token is shown only now; copy it: {token}"
+TOKEN_REVOKED = "The API token {hint}… is revoked."
+TOKEN_UNKNOWN = "There is no such API token."
+TOKEN_NAME_TOO_LONG = "The token name is too long: {limit} characters at most."
+
+IMPORT_FILE_MISSING = 'Choose a file to import (field "file").'
+IMPORT_TOO_LARGE = "The file is too large: {limit} bytes at most."
+IMPORT_TOO_MANY_LINES = "The file has too many lines: {limit} at most."
+IMPORT_NOT_UTF8 = "The file must be UTF-8 text."
+IMPORT_UNREADABLE = (
+    "Sorry, unable to parse the provided file: expected our JSON export, a CSV with url[,custom] columns, "
+    "or Lstu's lstu_export.json."
+)
+IMPORT_EMPTY = "The file holds no link."
+IMPORT_NOT_A_LINK = 'This entry is neither a link (an object with a "url") nor a short code.'
+IMPORT_CODE_UNKNOWN = (
+    "The short code {code} does not exist on this server (Lstu's export holds codes only, not their URLs)."
+)
+IMPORT_CODE_GONE = "The short code {code} no longer exists."
+IMPORT_CODE_TAKEN = "The short code {code} belongs to another user."
+IMPORT_CLAIM_DUPLICATE = "The short code {code} leads to a URL you already have a short link for."
+IMPORT_DONE = "Import: {created} created, {existing} already there, {refused} refused."
+IMPORT_UNKNOWN = "There is no such import."
+TOO_MANY_IMPORTS = "Too many imports. Please retry in {seconds} second(s)."
 
 PAGE_INVALID = "The page must be a positive integer."
 BAD_JSON = "The request body is not a valid JSON object."

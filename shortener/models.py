@@ -9,10 +9,19 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 
+from common.api_keys import AbstractApiKey
+
 # No look-alikes (0/O/o, 1/l/I/i), so a code read aloud or off paper is typed right.
 CODE_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_MAX_LENGTH = 64
 URL_MAX_LENGTH = 2048
+# The generated links that "same user, same URL" gives back (the owner/URL constraint's condition).
+DEDUPLICATED_LINKS = {
+    "is_custom": False,
+    "deleted_at__isnull": True,
+    "expires_at__isnull": True,
+    "max_visits__isnull": True,
+}
 
 
 class ShortLink(models.Model):
@@ -32,6 +41,11 @@ class ShortLink(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     # Deleted links keep their code, so a spammer's code cannot be taken over by someone else.
     deleted_at = models.DateTimeField(null=True, blank=True)
+    # Lifetime: past either limit the link answers 404 but stays, with its statistics.
+    expires_at = models.DateTimeField(null=True, blank=True, help_text="The link stops redirecting then.")
+    max_visits = models.PositiveIntegerField(
+        null=True, blank=True, help_text="The link stops redirecting once its unique visits reach this."
+    )
 
     class Meta:
         verbose_name = "short link"
@@ -39,12 +53,16 @@ class ShortLink(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["code"], name="shortener_shortlink_code_uniq"),
             # One generated code per user and URL: a second request gets the first code back.
+            # Links with a lifetime are each their own, so they are left out.
             models.UniqueConstraint(
                 fields=["owner", "url_digest"],
-                condition=Q(is_custom=False, deleted_at__isnull=True),
+                condition=Q(is_custom=False, deleted_at__isnull=True, expires_at__isnull=True, max_visits__isnull=True),
                 name="shortener_shortlink_owner_url_uniq",
             ),
             models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
+            models.CheckConstraint(
+                condition=Q(max_visits__isnull=True) | Q(max_visits__gte=1), name="shortener_shortlink_max_visits_min"
+            ),
         ]
         indexes = [
             # Own links and the admin list, most visited first.
@@ -69,10 +87,9 @@ class ShortLink(models.Model):
         duplicate = (
             not self.is_custom
             and self.deleted_at is None
+            and not self.has_lifetime
             and self.owner_id is not None
-            and ShortLink.objects.filter(
-                owner_id=self.owner_id, url_digest=self.url_digest, is_custom=False, deleted_at__isnull=True
-            )
+            and ShortLink.objects.filter(owner_id=self.owner_id, url_digest=self.url_digest, **DEDUPLICATED_LINKS)
             .exclude(pk=self.pk)
             .exists()
         )
@@ -82,6 +99,18 @@ class ShortLink(models.Model):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def has_lifetime(self) -> bool:
+        return self.expires_at is not None or self.max_visits is not None
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires_at is not None and self.expires_at <= timezone.now()
+
+    @property
+    def is_used_up(self) -> bool:
+        return self.max_visits is not None and self.counter >= self.max_visits
 
     @staticmethod
     def digest(url: str) -> str:
@@ -130,3 +159,41 @@ class LinkCacheVersion(models.Model):
 
     def __str__(self) -> str:
         return f"links version {self.version}"
+
+
+class ApiKey(AbstractApiKey):
+    """A personal token for the shortener (`Authorization: Bearer shr_…`): shortening, own stats, deleting.
+
+    It acts as its user, never in admin mode: admin rights stay with the admin password.
+    """
+
+    key_prefix = "shr_"
+
+    class Meta(AbstractApiKey.Meta):
+        verbose_name = "shortener API token"
+
+
+class LinkImport(models.Model):
+    """The progress of one import (POST /import), which the importing page polls.
+
+    In the database rather than the cache: the poll may reach another process than the
+    import, and the database is what every process shares, Redis or not.
+    """
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    # Chosen by the page before it sends the file, so that it can ask for the progress meanwhile.
+    key = models.CharField(max_length=64)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    created = models.PositiveIntegerField(default=0)
+    refused = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(default=timezone.now)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="shortener_linkimport_user_key_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"import {self.key} of {self.user_id}: {self.done}/{self.total}"

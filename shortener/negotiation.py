@@ -1,18 +1,21 @@
 """JSON or HTML, per request: format choice, request data, the CSRF policy (failures: shortener.errors).
 
-Every shortener operation answers JSON when `_format=json` is in the query or the
-form, when the body is JSON, or when `Accept` prefers `application/json`; else HTML.
+Every shortener operation answers JSON when `_format=json` (or Lstu's older
+`format=json`) is in the query or the form, when the path ends in `.json`, when the
+body is JSON, or when `Accept` prefers `application/json`; else HTML. `GET /stats/<code>`
+turns the last rule round, as Lstu always answers JSON there: JSON unless `Accept`
+prefers `text/html`.
 
 CSRF policy: browsers posting HTML forms must send Django's CSRF token. JSON API
 calls (the `_format=json` / JSON-body / Accept-JSON requests above) are exempt
 *unless* the request carries a cross-site marker: an `Origin` other than this site
-(or a trusted origin), or `Sec-Fetch-Site` other than `same-origin`/`none`. Browsers
+(or a trusted origin, or a browser extension's), or `Sec-Fetch-Site` other than
+`same-origin`/`none`. Browsers
 always send those on cross-site POSTs, so a hostile page cannot use `_format=json`
 to skip the token, while scripts (curl, API clients) need no token. The session
 cookie is SameSite=Lax, so cross-site POSTs never carry a session anyway.
 """
 
-import json
 from collections.abc import Callable
 from functools import wraps
 from typing import Any
@@ -22,10 +25,23 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
+from common import parsers
 from shortener import messages
 from shortener.errors import JSON_TYPE, Failure, failure_response
+from shortener.tokens import authenticate_token, has_token, presented_token
 
+HTML_TYPE = "text/html"
 SAFE_FETCH_SITES = {"same-origin", "none"}
+# `_format` is Lstu's parameter since 0.28; `format` is the one its older clients still send.
+FORMAT_FIELDS = ("_format", "format")
+# Only an installed extension can send these origins, and one with access to this site
+# could read its cookies anyway: no web page can use them to forge a request.
+EXTENSION_ORIGIN_SCHEMES = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
+# Fields a JSON body may give as whole numbers rather than strings.
+NUMERIC_FIELDS = frozenset({"max_visits", "expires_at"})
+# Set on the request by `endpoint` (see below).
+SUFFIX_ATTR = "shortener_format_suffix"
+JSON_DEFAULT_ATTR = "shortener_json_by_default"
 
 type View = Callable[..., HttpResponse]
 
@@ -34,14 +50,31 @@ def _has_json_body(request: HttpRequest) -> bool:
     return request.method == "POST" and request.content_type == JSON_TYPE
 
 
+def _format_field(request: HttpRequest) -> str | None:
+    for name in FORMAT_FIELDS:
+        if name in request.GET:
+            return request.GET[name]
+    if request.method == "POST" and not _has_json_body(request):
+        for name in FORMAT_FIELDS:
+            if name in request.POST:
+                return request.POST[name]
+    return None
+
+
 def wants_json(request: HttpRequest) -> bool:
-    if "_format" in request.GET:
-        return request.GET["_format"] == "json"
+    if presented_token(request):
+        return True  # a token client is a program
+    suffix = getattr(request, SUFFIX_ATTR, None)
+    if suffix is not None:
+        return suffix == "json"
+    field = _format_field(request)
+    if field is not None:
+        return field == "json"
     if _has_json_body(request):
         return True
-    if request.method == "POST" and "_format" in request.POST:
-        return request.POST["_format"] == "json"
-    return request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE
+    if getattr(request, JSON_DEFAULT_ATTR, False):
+        return request.get_preferred_type([JSON_TYPE, HTML_TYPE]) != HTML_TYPE
+    return request.get_preferred_type([HTML_TYPE, JSON_TYPE]) == JSON_TYPE
 
 
 def request_data(request: HttpRequest) -> dict[str, str]:
@@ -59,13 +92,16 @@ def request_data(request: HttpRequest) -> dict[str, str]:
 
 def _json_object(request: HttpRequest) -> dict[str, str]:
     try:
-        data = json.loads(request.body or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        data = parsers.loads(request.body or b"{}")
+    except parsers.MalformedJSON:
         raise Failure(messages.BAD_JSON) from None
     if not isinstance(data, dict):
         raise Failure(messages.BAD_JSON)
     for key, value in data.items():
-        if not isinstance(value, str):
+        # A count or a Unix time may come as a JSON number; true/false are not numbers here.
+        if key in NUMERIC_FIELDS and isinstance(value, int) and not isinstance(value, bool):
+            data[key] = str(value)
+        elif not isinstance(value, str):
             raise Failure(messages.FIELD_NOT_TEXT.format(field=key))
     return data
 
@@ -79,7 +115,7 @@ def is_cross_site(request: HttpRequest) -> bool:
     if fetch_site and fetch_site not in SAFE_FETCH_SITES:
         return True
     origin = request.headers.get("Origin")
-    if not origin:
+    if not origin or origin.startswith(EXTENSION_ORIGIN_SCHEMES):
         return False
     own = f"{request.scheme}://{request.get_host()}"
     return origin != own and origin not in settings.CSRF_TRUSTED_ORIGINS
@@ -94,26 +130,36 @@ def _check_csrf(request: HttpRequest) -> None:
         raise Failure(messages.CSRF_FAILED, 403)
 
 
-def endpoint(*methods: str, csrf: bool = False) -> Callable[[View], View]:
+def endpoint(
+    *methods: str, csrf: bool = False, json_by_default: bool = False, token: bool = False
+) -> Callable[[View], View]:
     """Allow only `methods`, apply the CSRF policy above to POSTs, and answer failures in the right format.
 
     HEAD must be listed to be allowed: GETs that change state (logout, delete) leave it out.
+    With `token`, a Bearer token (shortener.tokens) may stand for the session, and needs no CSRF token.
+    A URL pattern may pass `format_suffix` ("json" for a path ending in `.json`).
     """
     allowed = set(methods)
 
     def decorate(view: View) -> View:
         @wraps(view)
-        def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapped(request: HttpRequest, *args: Any, format_suffix: str | None = None, **kwargs: Any) -> HttpResponse:
+            setattr(request, SUFFIX_ATTR, format_suffix)
+            setattr(request, JSON_DEFAULT_ATTR, json_by_default)
             try:
                 if request.method not in allowed:
                     raise Failure(messages.METHOD_NOT_ALLOWED, 405)
-                if csrf and request.method == "POST":
+                if token:
+                    authenticate_token(request)
+                if csrf and request.method == "POST" and not has_token(request):
                     _check_csrf(request)
                 return view(request, *args, **kwargs)
             except Failure as failure:
                 response = failure_response(request, failure)
                 if failure.status == 405:
                     response["Allow"] = ", ".join(sorted(allowed))
+                if failure.status == 401 and token:
+                    response["WWW-Authenticate"] = "Bearer"
                 return response
 
         return csrf_exempt(wrapped)

@@ -31,7 +31,44 @@ class CreateThrottle(Throttle):
         return str(request.user.pk)
 
 
-def enforce(throttle: LoginThrottle | CreateThrottle, request: HttpRequest) -> None:
+class TokenThrottle(Throttle):
+    """SHORTENER_TOKEN_RATE_LIMIT requests a minute per personal API token, whatever they do."""
+
+    scope = "shortener:token"
+    limit_setting = "SHORTENER_TOKEN_RATE_LIMIT"
+    period = 60
+    message = messages.TOO_MANY_TOKEN_REQUESTS
+
+    def get_key(self, request: HttpRequest) -> str | None:
+        api_key = getattr(request, "shortener_api_key", None)  # set by shortener.tokens
+        return None if api_key is None else str(api_key.pk)
+
+
+class ImportThrottle(Throttle):
+    """SHORTENER_IMPORT_RATE_LIMIT imports an hour per user."""
+
+    scope = "shortener:import"
+    limit_setting = "SHORTENER_IMPORT_RATE_LIMIT"
+    period = 3600
+    message = messages.TOO_MANY_IMPORTS
+
+    def get_key(self, request: HttpRequest) -> str:
+        return str(request.user.pk)
+
+
+class AnonymousBurstThrottle(Throttle):
+    """SHORTENER_ANONYMOUS_BURST shortenings per SHORTENER_ANONYMOUS_BURST_SECONDS per address (services.anonymous)."""
+
+    scope = "shortener:anonymous-create"
+    limit_setting = "SHORTENER_ANONYMOUS_BURST"
+    period_setting = "SHORTENER_ANONYMOUS_BURST_SECONDS"
+    message = messages.ANONYMOUS_BANNED
+
+    def get_key(self, request: HttpRequest) -> str:
+        return self.get_ident(request)
+
+
+def enforce(throttle: Throttle, request: HttpRequest) -> None:
     """Count one attempt; past the limit, fail with 429, the throttle's message and Retry-After."""
     outcome = throttle.hit(request)
     if outcome is not None and not outcome.allowed:

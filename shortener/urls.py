@@ -3,7 +3,7 @@ import re
 from django.urls import path, register_converter
 
 from shortener.models import CODE_MAX_LENGTH
-from shortener.views import auth, links, stats
+from shortener.views import auth, links, stats, tokens, transfer
 
 
 class CodeConverter:
@@ -21,15 +21,33 @@ register_converter(CodeConverter, "shortcode")
 
 app_name = "shortener"
 
+# Lstu's router (before Mojolicious 9) also took a format suffix on its API routes: `/a.json`.
+JSON_SUFFIX = {"format_suffix": "json"}
+CSV_SUFFIX = {"format_suffix": "csv"}
+
 urlpatterns = [
     path("", links.index, name="index"),
     path("a", links.create, name="create"),
+    path("a.json", links.create, JSON_SUFFIX),
     path("login", auth.login_view, name="login"),
     path("logout", auth.logout_view, name="logout"),
     path("logged-out", auth.logged_out, name="logged-out"),
     path("stats", stats.stats, name="stats"),
+    path("stats.json", stats.stats, JSON_SUFFIX),
     path("stats/<shortcode:code>", stats.stats_detail, name="stats-detail"),
+    path("stats/<shortcode:code>.json", stats.stats_detail, JSON_SUFFIX),
+    path("fullstats", stats.fullstats, name="fullstats"),
+    path("fullstats.json", stats.fullstats, JSON_SUFFIX),
+    path("export", transfer.export, name="export"),
+    path("export.json", transfer.export, JSON_SUFFIX),
+    path("export.csv", transfer.export, CSV_SUFFIX),
+    path("import", transfer.import_links, name="import"),
+    path("import/<slug:key>", transfer.import_status, name="import-status"),
+    path("tokens", tokens.token_create, name="token-create"),
+    path("tokens/<int:pk>/revoke", tokens.token_revoke, name="token-revoke"),
     path("d/<shortcode:code>", stats.delete, name="delete"),
-    # Last: any other single segment is a short code.
+    path("d/<shortcode:code>.json", stats.delete, JSON_SUFFIX),
+    # Last: any other single segment is a short code (codes have no dot, so `.json` is free).
     path("<shortcode:code>", links.follow, name="redirect"),
+    path("<shortcode:code>.json", links.follow, JSON_SUFFIX),
 ]

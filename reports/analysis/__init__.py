@@ -6,8 +6,8 @@ result = analyze("https://example.com/")  # raises AnalysisError with a message 
 result.score, result.rating, result.to_json()
 """
 
-from .engine import analyze
-from .errors import AnalysisError
-from .result import AnalysisResult
+from reports.analysis.engine import analyze
+from reports.analysis.errors import AnalysisError
+from reports.analysis.result import AnalysisResult
 
 __all__ = ["AnalysisError", "AnalysisResult", "analyze"]

@@ -9,29 +9,33 @@ import json
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
+# Where each default comes from is said in the docstring of the check that uses it.
 DEFAULT_THRESHOLDS: dict[str, float] = {
     # seo
-    "min_title": 1,
-    "max_title": 60,
-    "min_title_optimal": 50,
-    "max_title_optimal": 60,
-    "min_description_optimal": 120,
-    "max_description_optimal": 160,
+    "min_title_optimal": 10,
+    "max_title_optimal": 70,
+    "min_description_optimal": 50,
+    "max_description_optimal": 320,
     "max_url_length": 115,
     "max_url_params": 2,
-    "max_links": 150,
-    "max_missing_keywords": 2,
+    "max_links": 3000,
+    "max_missing_keywords": 3,
     # performance
     "load_time_ms": 2000,
     "max_page_bytes": 330_000,
     "max_requests": 50,
     "max_dom_nodes": 1500,
+    "min_compression_saving_bytes": 1400,
+    "min_minify_saving_bytes": 2048,
+    "min_modern_format_bytes": 24_576,
     # miscellaneous
-    "min_words": 500,
-    "min_text_html_ratio": 10,
+    "min_words": 250,
+    "min_text_html_ratio": 5,
+    "max_inline_styles": 50,
 }
 
-DEFAULT_IMPORTANCE_WEIGHTS: dict[str, float] = {"high": 10, "medium": 5, "low": 0}
+# Points a failed check takes off the score of 100 (see scoring.py for why these).
+DEFAULT_IMPORTANCE_WEIGHTS: dict[str, float] = {"high": 25, "medium": 5, "low": 1}
 
 # A score at or above a band's floor earns that rating; below every floor is "bad".
 DEFAULT_RATING_BANDS: dict[str, float] = {"good": 80, "decent": 50}

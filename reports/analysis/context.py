@@ -2,8 +2,8 @@
 
 from dataclasses import dataclass, field
 
-from .fetch import Fetched
-from .html import Decoded, ParsedPage
+from reports.analysis.fetch import Fetched
+from reports.analysis.html import Decoded, ParsedPage
 
 
 @dataclass(frozen=True)
@@ -54,9 +54,18 @@ class Resources:
 
 @dataclass(frozen=True)
 class Context:
+    """What the checks read. Network checks use `document`; DOM checks use `page`, which is the
+    rendered document when the page was rendered (REPORTS_RENDER) and the source otherwise."""
+
     url: str  # as requested
     document: Fetched
     decoded: Decoded
     page: ParsedPage
     resources: Resources
     thresholds: dict[str, float]
+    source_page: ParsedPage | None = None  # the HTML as served; None means the same as `page`
+    rendered: dict | None = None  # facts only a browser knows (contrast, target sizes …); None: not rendered
+
+    def __post_init__(self) -> None:
+        if self.source_page is None:
+            object.__setattr__(self, "source_page", self.page)

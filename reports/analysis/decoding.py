@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import brotli
 
-from .errors import AnalysisError
+from reports.analysis.errors import AnalysisError
 
 # Offered in Accept-Encoding; anything else in a response is refused.
 SUPPORTED_ENCODINGS = ("gzip", "deflate", "br")

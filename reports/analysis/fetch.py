@@ -17,9 +17,9 @@ import httpcore
 import httpx
 from django.conf import settings
 
-from . import netguard
-from .decoding import SUPPORTED_ENCODINGS, BoundedDecoder
-from .errors import AnalysisError
+from reports.analysis import netguard
+from reports.analysis.decoding import SUPPORTED_ENCODINGS, BoundedDecoder
+from reports.analysis.errors import AnalysisError
 
 HTML_CONTENT_TYPES = {"text/html", "application/xhtml+xml"}
 REDIRECT_STATUSES = {301, 302, 303, 307, 308}
@@ -110,8 +110,8 @@ class Fetched:
 class Fetcher:
     """An HTTP client bound to one analysis: its time budget, caps and SSRF policy."""
 
-    def __init__(self) -> None:
-        self.budget = settings.REPORTS_FETCH_TIMEOUT
+    def __init__(self, budget: float | None = None) -> None:
+        self.budget = settings.REPORTS_FETCH_TIMEOUT if budget is None else budget
         self.deadline = time.monotonic() + self.budget
         self.max_body_bytes = settings.REPORTS_MAX_BODY_BYTES
         self.max_redirects = settings.REPORTS_MAX_REDIRECTS

@@ -10,7 +10,7 @@ import socket
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
-from .errors import AnalysisError
+from reports.analysis.errors import AnalysisError
 
 IPAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 

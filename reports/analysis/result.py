@@ -1,6 +1,6 @@
 """What `analyze()` returns."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -13,6 +13,9 @@ class AnalysisResult:
     rating: str
     results: dict
     timing: dict
+    # Which document the DOM checks read: {"document": "source"} or {"document": "rendered", …};
+    # a failed rendering says why in "render_error".
+    rendering: dict = field(default_factory=lambda: {"document": "source"})
 
     def to_json(self) -> dict:
         return {
@@ -22,4 +25,5 @@ class AnalysisResult:
             "rating": self.rating,
             "results": self.results,
             "timing": self.timing,
+            "rendering": self.rendering,
         }

@@ -7,11 +7,11 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 
-from .context import Probe, Resources
-from .errors import AnalysisError
-from .fetch import SUBREQUEST_CONCURRENCY, Fetched, Fetcher
-from .html import ParsedPage
-from .robots import parse_robots
+from reports.analysis.context import Probe, Resources
+from reports.analysis.errors import AnalysisError
+from reports.analysis.fetch import SUBREQUEST_CONCURRENCY, Fetched, Fetcher
+from reports.analysis.html import ParsedPage
+from reports.analysis.robots import parse_robots
 
 # Enough of a text file to judge it; the rest is not read.
 TEXT_FILE_BYTES = 512 * 1024

@@ -7,12 +7,13 @@ the Accept header says (the reference redirects to a login page without
 
 from collections.abc import Callable
 
-from rest_framework.parsers import FormParser, JSONParser, MultiPartParser
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.parsers import StrictJSONParser
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from reports.authentication import ReportsApiKeyAuthentication
 from reports.errors import api_exception_handler
@@ -25,7 +26,7 @@ class ReportsApiView(APIView):
     authentication_classes = [ReportsApiKeyAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyRateThrottle]
-    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
     renderer_classes = [FastJSONRenderer]
     content_negotiation_class = JSONOnlyNegotiation
 

@@ -14,6 +14,7 @@ visit, the visitor hash, URL validation) stay in shortener/services/.
 """
 
 import datetime
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -21,10 +22,22 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from shortener.fastpath import links, visits
-from shortener.fastpath.links import CachedLink, forget_cached_link
+from shortener.fastpath.links import EXPIRED, USED_UP, CachedLink, forget_cached_link, lifetime_over
 from shortener.services.visits import counts_as_visit, visitor_hash
 
-__all__ = ["CachedLink", "flush_visits", "forget_cached_link", "isolated", "record_visit", "resolve", "start"]
+__all__ = [
+    "EXPIRED",
+    "USED_UP",
+    "CachedLink",
+    "flush_visits",
+    "follow",
+    "forget_cached_link",
+    "isolated",
+    "lifetime_over",
+    "record_visit",
+    "resolve",
+    "start",
+]
 
 
 def start() -> None:
@@ -57,6 +70,24 @@ def record_visit(*, link_id: int, request: HttpRequest) -> bool:
     return visits.write_visits([visit], wait_for_wal=False) == 1
 
 
+# Checking a link's max_visits and counting a visit against it happen together, or parallel
+# requests of this process could all pass the check before any of them counted.
+_limited_visits = threading.Lock()
+
+
+def follow(link: CachedLink, request: HttpRequest) -> bool:
+    """Record the visit of a redirect; False (nothing recorded) if the link's max_visits was reached meanwhile."""
+    if link.max_visits is None:
+        record_visit(link_id=link.pk, request=request)
+        return True
+    with _limited_visits:
+        if lifetime_over(link):
+            return False
+        if record_visit(link_id=link.pk, request=request):
+            links.local_links.spend(link)
+    return True
+
+
 def flush_visits() -> int:
     """Write this process's buffered visits now (tests, commands); return how many were new."""
     return visits.buffer.flush()
@@ -73,6 +104,7 @@ def isolated() -> Iterator[None]:
     def forget_everything() -> None:
         links.cache.clear()
         links.local_links.clear()
+        links.local_links.forget_spent()
         visits.seen.clear()
         visits.buffer.discard()
 

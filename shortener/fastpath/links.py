@@ -12,12 +12,14 @@ import os
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from django.conf import settings
 from django.core.cache import caches
 from django.db import connection
 from django.db.models import Model
 from django.utils.connection import ConnectionProxy
+from django.utils.dateparse import parse_datetime
 
 from shortener.fastpath.bounded import bounded_set
 from shortener.models import LinkCacheVersion, ShortLink
@@ -30,8 +32,14 @@ cache = ConnectionProxy(caches, "shortener")
 LINK_TABLE = ShortLink._meta.db_table
 VERSION_TABLE = LinkCacheVersion._meta.db_table
 # How often each process's watcher thread reads LinkCacheVersion: the longest a link
-# changed or deleted in another process may keep redirecting here.
-VERSION_CHECK_SECONDS = 1.0
+# changed or deleted in another process may keep redirecting here. Half a second, so that
+# "within a second" holds with the read itself and a loaded machine (test_scale_out.py).
+VERSION_CHECK_SECONDS = 0.5
+
+
+# Why a link that exists no longer redirects (lifetime_over()).
+EXPIRED = "expired"
+USED_UP = "used up"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +49,21 @@ class CachedLink:
     pk: int
     url: str
     is_deleted: bool
+    # Lifetime: a Unix time, and the unique-visit limit with the counter when this copy was read.
+    expires_at: float | None = None
+    max_visits: int | None = None
+    counter: int = 0
+
+
+def _unix_time(value: datetime | str | None) -> float | None:
+    # A raw SELECT gives SQLite's datetimes as text, PostgreSQL's as aware datetimes.
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = parse_datetime(value)
+    if value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)
+    return value.timestamp()
 
 
 def links_version() -> int:
@@ -76,6 +99,9 @@ class LocalLinks:
         self._started_pid: int | None = None
         # False: start() starts no thread (fastpath.isolated(), for tests).
         self.background = True
+        # New unique visits this process has passed on to links with max_visits, per (link, counter
+        # read): with that counter, what lets it stop at the limit without a query.
+        self._spent: dict[tuple[int, int], int] = {}
 
     def get(self, code: str) -> CachedLink | None:
         now = time.monotonic()
@@ -87,6 +113,20 @@ class LocalLinks:
     def put(self, code: str, link: CachedLink) -> None:
         expires = time.monotonic() + settings.SHORTENER_CACHE_SECONDS
         bounded_set(self._entries, code, (link, expires), limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
+
+    def spend(self, link: CachedLink) -> None:
+        """Note a new unique visit passed on to a link with max_visits."""
+        # Per counter read: a copy read after the visits were written starts from its own counter,
+        # while copies read again with the same counter (parallel misses) keep what was spent.
+        key = (link.pk, link.counter)
+        bounded_set(self._spent, key, self._spent.get(key, 0) + 1, limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
+
+    def spent(self, link: CachedLink) -> int:
+        return self._spent.get((link.pk, link.counter), 0)
+
+    def forget_spent(self) -> None:
+        """Tests only. Dropping the copies keeps this: a copy read again before the flush has the same counter."""
+        self._spent.clear()
 
     def clear(self) -> None:
         self._generation += 1
@@ -139,9 +179,12 @@ class LocalLinks:
         rows = (
             ShortLink.objects.filter(deleted_at__isnull=True)
             .order_by("-counter", "-created_at")
-            .values_list("code", "pk", "url")[:limit]
+            .values_list("code", "pk", "url", "expires_at", "max_visits", "counter")[:limit]
         )
-        loaded = {code: (CachedLink(pk=pk, url=url, is_deleted=False), expires) for code, pk, url in rows}
+        loaded = {
+            code: (CachedLink(pk, url, False, _unix_time(expires_at), max_visits, counter), expires)
+            for code, pk, url, expires_at, max_visits, counter in rows
+        }
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
         if self._version is None:
@@ -155,16 +198,39 @@ local_links = LocalLinks()
 
 
 def _cache_key(code: str) -> str:
-    return f"shortener:code:{code}"
+    # v2: CachedLink gained the lifetime fields; copies pickled before that must not be read.
+    return f"shortener:code:v2:{code}"
 
 
 def _fetch(code: str) -> CachedLink | None:
     # Plain SQL: on a cold cache this runs for every redirect, and the ORM's query
     # building would cost more than the database's answer.
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT id, url, deleted_at IS NOT NULL FROM {LINK_TABLE} WHERE code = %s", [code])
+        cursor.execute(
+            f"SELECT id, url, deleted_at IS NOT NULL, expires_at, max_visits, counter "
+            f"FROM {LINK_TABLE} WHERE code = %s",
+            [code],
+        )
         row = cursor.fetchone()
-    return None if row is None else CachedLink(pk=row[0], url=row[1], is_deleted=bool(row[2]))
+    if row is None:
+        return None
+    pk, url, is_deleted, expires_at, max_visits, counter = row
+    return CachedLink(pk, url, bool(is_deleted), _unix_time(expires_at), max_visits, counter)
+
+
+def lifetime_over(link: CachedLink) -> str | None:
+    """EXPIRED or USED_UP if the link's lifetime is over, else None; no query.
+
+    The counter is the one read with the link, plus the new visits this process has passed
+    on since. Visits passed on by other processes are seen once written (every
+    SHORTENER_VISIT_FLUSH_SECONDS): the flush that reaches a link's limit bumps
+    LinkCacheVersion, so every process reads the link again within VERSION_CHECK_SECONDS.
+    """
+    if link.expires_at is not None and time.time() >= link.expires_at:
+        return EXPIRED
+    if link.max_visits is not None and link.counter + local_links.spent(link) >= link.max_visits:
+        return USED_UP
+    return None
 
 
 def cached_link(code: str) -> CachedLink | None:

@@ -17,9 +17,9 @@ from collections import Counter
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
-from django.db.models import F
 
 from shortener.fastpath.bounded import bounded_set
+from shortener.fastpath.links import bump_links_version
 from shortener.models import ShortLink, Visit
 from shortener.services.visits import VisitKey
 
@@ -29,6 +29,8 @@ VISIT_TABLE = Visit._meta.db_table
 LINK_TABLE = ShortLink._meta.db_table
 
 
+# Both writers: a flush that brings a link with max_visits to its limit bumps LinkCacheVersion
+# (in its transaction), so every process reads that link's counter again and stops redirecting.
 def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
     link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
     with connection.cursor() as cursor:
@@ -46,9 +48,12 @@ def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
         if ids:
             cursor.execute(
                 f"UPDATE {LINK_TABLE} AS link SET counter = link.counter + new.n "
-                "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id",
+                "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id "
+                "RETURNING link.max_visits IS NOT NULL AND link.counter >= link.max_visits",
                 [ids, [counts[link_id] for link_id in ids]],
             )
+            if any(used_up for (used_up,) in cursor.fetchall()):
+                bump_links_version()
     return counts
 
 
@@ -62,8 +67,17 @@ def _write_generic(visits: list[VisitKey]) -> Counter[int]:
             cursor.execute(sql, [link_id, visitor, connection.ops.adapt_datefield_value(day)])
             if cursor.rowcount == 1:
                 counts[link_id] += 1
-    for link_id in sorted(counts):
-        ShortLink.objects.filter(pk=link_id).update(counter=F("counter") + counts[link_id])
+        used_up = False
+        for link_id in sorted(counts):
+            # RETURNING (SQLite 3.35+): whether this reached the link's max_visits, without another query.
+            cursor.execute(
+                f"UPDATE {LINK_TABLE} SET counter = counter + %s WHERE id = %s "
+                "RETURNING max_visits IS NOT NULL AND counter >= max_visits",
+                [counts[link_id], link_id],
+            )
+            used_up = any(row[0] for row in cursor.fetchall()) or used_up
+    if used_up:
+        bump_links_version()
     return counts
 
 

@@ -100,14 +100,15 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     fastpath.start()
     # This process's copies only: a miss goes to the view, which looks the code up and caches it.
     link = local_links.get(code)
-    if link is None or link.is_deleted:
-        return None
+    if link is None or link.is_deleted or fastpath.lifetime_over(link):
+        return None  # the view answers 404 with the reason
     # As negotiation.wants_json decides for a GET; a JSON resolve is a lookup, not a visit.
     if query == JSON_QUERY or (
         request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE
     ):
         return security.process_response(request, success(url=link.url))
-    fastpath.record_visit(link_id=link.pk, request=request)
+    if not fastpath.follow(link, request):
+        return None  # used up meanwhile: the view answers 404
     return security.process_response(request, redirect_response(link.url))
 
 

@@ -16,6 +16,7 @@ from common import ratelimit
 from common.http import client_ip
 from shortener import messages
 from shortener.errors import Failure
+from shortener.tokens import has_token
 
 SESSION_KEY = "shortener_admin_until"
 SHA256_HEX_LENGTH = 64
@@ -42,8 +43,8 @@ def admin_mode_available() -> bool:
 
 def is_admin(request: HttpRequest) -> bool:
     # Removing the password settings ends admin mode in every session at once.
-    if not admin_mode_available():
-        return False
+    if not admin_mode_available() or has_token(request):
+        return False  # admin rights stay with admin mode, never with a token
     until = request.session.get(SESSION_KEY)
     return isinstance(until, int | float) and until > time.time()
 

@@ -1,6 +1,7 @@
 """Creating, finding and deleting short links. The redirect's cached lookup is shortener/fastpath/links.py."""
 
 import re
+from datetime import datetime
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -8,16 +9,17 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
 from django.db import IntegrityError, transaction
-from django.db.models import QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from shortener import messages
 from shortener.errors import Failure
-from shortener.models import CODE_MAX_LENGTH, URL_MAX_LENGTH, ShortLink
+from shortener.models import CODE_ALPHABET, CODE_MAX_LENGTH, DEDUPLICATED_LINKS, URL_MAX_LENGTH, ShortLink
 
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
+    | {"tokens", "export", "import"}
 )
 CUSTOM_CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
 GENERATE_ATTEMPTS = 10
@@ -68,10 +70,8 @@ def clean_custom(raw: str, *, url: str) -> str:
     return custom
 
 
-def _existing_generated(owner_id: int, url: str) -> ShortLink | None:
-    return ShortLink.objects.filter(
-        owner_id=owner_id, url_digest=ShortLink.digest(url), is_custom=False, deleted_at__isnull=True
-    ).first()
+def _existing_generated(owner_id: int | None, url: str) -> ShortLink | None:
+    return ShortLink.objects.filter(owner_id=owner_id, url_digest=ShortLink.digest(url), **DEDUPLICATED_LINKS).first()
 
 
 def _insert(**fields: object) -> ShortLink:
@@ -80,22 +80,38 @@ def _insert(**fields: object) -> ShortLink:
         return ShortLink.objects.create(**fields)
 
 
-def link_create(*, owner_id: int, url: str, custom: str = "") -> ShortLink:
-    """Shorten `url` for the user; `url` and `custom` must already be clean.
+def link_create(
+    *,
+    owner_id: int | None,
+    url: str,
+    custom: str = "",
+    expires_at: datetime | None = None,
+    max_visits: int | None = None,
+) -> ShortLink:
+    """Shorten `url` for the user (None: anonymously); every argument must already be clean.
 
-    Without custom text, the user's existing code for the same URL is returned; the
-    conditional unique constraint makes that hold when two requests race.
+    Without custom text or lifetime, the user's existing code for the same URL is returned;
+    the conditional unique constraint makes that hold when two requests race. A link
+    with a lifetime is always a new one.
     """
+    lifetime = {"expires_at": expires_at, "max_visits": max_visits}
     if custom:
         try:
-            return _insert(code=custom, url=url, owner_id=owner_id, is_custom=True)
+            return _insert(code=custom, url=url, owner_id=owner_id, is_custom=True, **lifetime)
         except IntegrityError:
             existing = ShortLink.objects.filter(code=custom).first()
-            if existing and existing.owner_id == owner_id and existing.url == url and not existing.is_deleted:
+            if (
+                existing
+                and existing.owner_id == owner_id
+                and existing.url == url
+                and not existing.is_deleted
+                and (existing.expires_at, existing.max_visits) == (expires_at, max_visits)
+            ):
                 return existing
             raise Failure(messages.CUSTOM_TAKEN.format(custom=custom, url=url), 409) from None
 
-    existing = _existing_generated(owner_id, url)
+    deduplicated = expires_at is None and max_visits is None
+    existing = _existing_generated(owner_id, url) if deduplicated else None
     if existing:
         return existing
     for _attempt in range(GENERATE_ATTEMPTS):
@@ -103,10 +119,10 @@ def link_create(*, owner_id: int, url: str, custom: str = "") -> ShortLink:
         if code.lower() in RESERVED_CODES:
             continue
         try:
-            return _insert(code=code, url=url, owner_id=owner_id)
+            return _insert(code=code, url=url, owner_id=owner_id, **lifetime)
         except IntegrityError:
             # Either another request of this user won the race for this URL, or the code is taken.
-            existing = _existing_generated(owner_id, url)
+            existing = _existing_generated(owner_id, url) if deduplicated else None
             if existing:
                 return existing
     raise Failure(messages.CODE_EXHAUSTED, 503)
@@ -121,3 +137,22 @@ def link_delete(*, link: ShortLink) -> None:
 
 def links_by_popularity(queryset: QuerySet[ShortLink]) -> QuerySet[ShortLink]:
     return queryset.filter(deleted_at__isnull=True).order_by("-counter", "-created_at", "-pk")
+
+
+def links_live() -> QuerySet[ShortLink]:
+    """Links that still redirect: not deleted, not expired, not used up."""
+    return ShortLink.objects.filter(
+        Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()),
+        Q(max_visits__isnull=True) | Q(counter__lt=F("max_visits")),
+        deleted_at__isnull=True,
+    )
+
+
+def links_free_codes() -> int:
+    """Generated codes still free: every code of the configured length, less the links that hold one.
+
+    Lstu's `empty` counts codes it has generated ahead and not given out; codes are made on
+    demand here, so the nearest figure is how many more a generated code can still be.
+    """
+    possible = len(CODE_ALPHABET) ** settings.SHORTENER_CODE_LENGTH
+    return max(0, possible - ShortLink.objects.filter(is_custom=False).count())

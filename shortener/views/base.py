@@ -1,6 +1,11 @@
 """Helpers shared by the shortener's views."""
 
+import base64
+import io
+from functools import lru_cache
+
 import segno
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
@@ -9,6 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from shortener import messages
 from shortener.errors import Failure
+from shortener.models import ShortLink
 from shortener.negotiation import wants_json
 
 
@@ -22,6 +28,24 @@ def qr_svg(text: str) -> SafeString:
     qr = segno.make(text, error="m")
     # segno escapes the title and emits only attributes it computed itself.
     return mark_safe(qr.svg_inline(scale=4, border=2, dark="#000", light="#fff", title=f"QR code of {text}"))
+
+
+@lru_cache(maxsize=2048)
+def qr_png_base64(text: str) -> str:
+    """A QR code as base64 PNG without a data: prefix, as Lstu's `qrcode` field (cached: a stats list repeats them)."""
+    buffer = io.BytesIO()
+    segno.make(text, error="m").save(buffer, kind="png", scale=settings.SHORTENER_QRCODE_SCALE, border=2)
+    return base64.b64encode(buffer.getvalue()).decode("ascii")
+
+
+def lifetime_fields(link: ShortLink) -> dict[str, int]:
+    """`expires_at` (Unix time) and `max_visits` for JSON answers, only when set (Lstu has neither)."""
+    fields = {}
+    if link.expires_at is not None:
+        fields["expires_at"] = int(link.expires_at.timestamp())
+    if link.max_visits is not None:
+        fields["max_visits"] = link.max_visits
+    return fields
 
 
 def safe_next(request: HttpRequest, candidate: str) -> str:

@@ -10,10 +10,14 @@ from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, success, wants_json
 from shortener.services.admin_mode import is_admin
+from shortener.services.anonymous import check_anonymous_shortening
+from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
 from shortener.throttling import CreateThrottle, enforce
-from shortener.views.base import login_required_response, qr_svg, short_url
+from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
+# An expired or used-up link is kept (with its statistics) but answers 404 with its own message.
+LIFETIME_OVER_MESSAGES = {fastpath.EXPIRED: messages.LINK_EXPIRED, fastpath.USED_UP: messages.LINK_USED_UP}
 # The code just created, shown once on the main page after the redirect.
 LAST_CREATED_KEY = "shortener_last_created"
 
@@ -22,37 +26,54 @@ LAST_CREATED_KEY = "shortener_last_created"
 def index(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         return success(user=request.user.get_username() or None, admin=is_admin(request))
-    context: dict[str, object] = {}
+    context: dict[str, object] = {"allow_anonymous": settings.SHORTENER_ALLOW_ANONYMOUS}
     code = request.session.pop(LAST_CREATED_KEY, None)
-    if code and request.user.is_authenticated:
-        link = ShortLink.objects.filter(code=code, owner=request.user, deleted_at__isnull=True).first()
+    if code and (request.user.is_authenticated or settings.SHORTENER_ALLOW_ANONYMOUS):
+        owner = request.user if request.user.is_authenticated else None
+        link = ShortLink.objects.filter(code=code, owner=owner, deleted_at__isnull=True).first()
         if link:
             short = short_url(request, link.code)
             context["result"] = {"short": short, "url": link.url, "qr": qr_svg(short)}
     return render(request, "shortener/index.html", context)
 
 
-@endpoint("POST", csrf=True)
+@endpoint("POST", csrf=True, token=True)
 def create(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_authenticated:
+    anonymous = not request.user.is_authenticated
+    if anonymous and not settings.SHORTENER_ALLOW_ANONYMOUS:
         return login_required_response(request)
     data = request_data(request)
     # Lstu's field names are accepted too, so its clients work unchanged.
     raw_url = data.get("shorturl", data.get("lsturl", ""))
     raw_custom = data.get("shorturl-custom", data.get("lsturl-custom", ""))
     try:
-        enforce(CreateThrottle(), request)
+        if anonymous:
+            check_anonymous_shortening(request)
+        else:
+            enforce(CreateThrottle(), request)
         url = clean_url(raw_url)
-        link = link_create(owner_id=request.user.pk, url=url, custom=clean_custom(raw_custom, url=url))
+        custom = clean_custom(raw_custom, url=url)
+        expires_at = clean_expires_at(data.get("expires_at", ""))
+        max_visits = clean_max_visits(data.get("max_visits", ""))
+        # Anonymous links belong to no one: only admin statistics list them.
+        link = link_create(
+            owner_id=request.user.pk, url=url, custom=custom, expires_at=expires_at, max_visits=max_visits
+        )
     except Failure as failure:
         if wants_json(request):
             raise
-        context = {"error": failure.msg, "url_value": raw_url, "custom_value": raw_custom}
+        context = {
+            "error": failure.msg,
+            "url_value": raw_url,
+            "custom_value": raw_custom,
+            "expires_at_value": data.get("expires_at", ""),
+            "max_visits_value": data.get("max_visits", ""),
+        }
         return render(request, "shortener/index.html", context, status=failure.status)
 
     short = short_url(request, link.code)
     if wants_json(request):
-        return success(url=link.url, short=short)
+        return success(url=link.url, short=short, qrcode=qr_png_base64(short), **lifetime_fields(link))
     request.session[LAST_CREATED_KEY] = link.code
     flash.success(request, messages.LINK_CREATED.format(short=short))
     return redirect("shortener:index")
@@ -69,12 +90,18 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
     unknown and deleted codes, and every request when visits are written during the request.
     """
     link = fastpath.resolve(code)
-    if link is None or link.is_deleted:
-        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
+    if link is None:
+        message = messages.LINK_UNKNOWN
+    elif link.is_deleted:
+        message = messages.LINK_GONE
+    else:
+        message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
+    if message:
         raise Failure(message.format(short=short_url(request, code)), 404)
     if wants_json(request):
         return success(url=link.url)
-    fastpath.record_visit(link_id=link.pk, request=request)
+    if not fastpath.follow(link, request):
+        raise Failure(messages.LINK_USED_UP.format(short=short_url(request, code)), 404)
     return redirect_response(link.url)
 
 

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from shortener import messages
 from shortener.charts import link_chart, site_chart
 from shortener.errors import Failure
-from shortener.models import ShortLink
+from shortener.models import ApiKey, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
 from shortener.services.admin_mode import (
     BadAdminPassword,
@@ -19,8 +19,9 @@ from shortener.services.admin_mode import (
     admin_mode_available,
     is_admin,
 )
-from shortener.services.links import link_by_code, link_delete, links_by_popularity
-from shortener.views.base import login_required_response, qr_svg, short_url
+from shortener.services.links import link_by_code, link_delete, links_by_popularity, links_free_codes, links_live
+from shortener.tokens import has_token
+from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
 PAGE_SIZE = 10
 
@@ -34,7 +35,9 @@ def _page_number(raw: str) -> int:
     return int(raw)
 
 
-def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> HttpResponse:
+def stats_page(
+    request: HttpRequest, *, error: str = "", status: int = 200, new_token: str = "", import_report: dict | None = None
+) -> HttpResponse:
     admin = is_admin(request)
     if admin:
         page = _page_number(request.GET.get("page", "1"))
@@ -46,15 +49,20 @@ def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> 
         rows = list(links_by_popularity(ShortLink.objects.filter(owner=request.user)))
         total = len(rows)
     if wants_json(request):
-        items = [
-            {
-                "short": short_url(request, link.code),
-                "url": link.url,
-                "counter": link.counter,
-                "created_at": int(link.created_at.timestamp()),
-            }
-            for link in rows
-        ]
+        items = []
+        for link in rows:
+            short = short_url(request, link.code)
+            created_at = int(link.created_at.timestamp())
+            items.append(
+                {
+                    "short": short,
+                    "url": link.url,
+                    "counter": link.counter,
+                    "created_at": created_at,
+                    "qrcode": qr_png_base64(short),
+                    **lifetime_fields(link),
+                }
+            )
         response = JsonResponse(items, safe=False, status=status)
         response["X-Total-Count"] = str(total)
         return response
@@ -70,6 +78,9 @@ def _stats_page(request: HttpRequest, *, error: str = "", status: int = 200) -> 
         "next_page": page + 1 if admin and page < last_page else None,
         "total": total,
         "error": error,
+        "api_keys": ApiKey.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
+        "new_token": new_token,
+        "import_report": import_report,
         # The whole service's visits, in admin mode only: a user's page is about their links.
         "chart": site_chart() if admin else None,
     }
@@ -94,7 +105,7 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
         if wants_json(request):
             raise
         message = failure.page_message() if isinstance(failure, BadAdminPassword) else failure.msg
-        response = _stats_page(request, error=message, status=failure.status)
+        response = stats_page(request, error=message, status=failure.status)
         if failure.retry_after is not None:
             response["Retry-After"] = str(failure.retry_after)
         return response
@@ -105,13 +116,15 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
     return redirect("shortener:stats")
 
 
-@endpoint("GET", "HEAD", "POST", csrf=True)
+@endpoint("GET", "HEAD", "POST", csrf=True, token=True)
 def stats(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
     if request.method == "POST":
+        if has_token(request):
+            raise Failure(messages.ADMIN_NEEDS_SESSION, 403)
         return _admin_action(request)
-    return _stats_page(request)
+    return stats_page(request)
 
 
 def _live_link(request: HttpRequest, code: str) -> ShortLink:
@@ -122,7 +135,8 @@ def _live_link(request: HttpRequest, code: str) -> ShortLink:
     return link
 
 
-@endpoint("GET", "HEAD")
+# Lstu answers JSON here whatever the client asks; a browser asking for a page gets one.
+@endpoint("GET", "HEAD", json_by_default=True)
 def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     link = _live_link(request, code)
     short = short_url(request, code)
@@ -132,6 +146,7 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
         "counter": link.counter,
         "created_at": int(link.created_at.timestamp()),
         "timestamp": int(time.time()),
+        **lifetime_fields(link),
     }
     if wants_json(request):
         return success(**fields)
@@ -139,7 +154,13 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     return render(request, "shortener/stats_detail.html", context)
 
 
-@endpoint("GET")
+@endpoint("GET", "HEAD")
+def fullstats(request: HttpRequest) -> HttpResponse:
+    """Lstu's public counts: live links, codes still free (see README), and the time."""
+    return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
+
+
+@endpoint("GET", token=True)
 def delete(request: HttpRequest, code: str) -> HttpResponse:
     # A GET that deletes: refuse it when a browser says another site started it.
     if is_cross_site(request):

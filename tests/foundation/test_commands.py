@@ -7,6 +7,7 @@ from django.core.management import CommandError, call_command
 
 from pastes.models import ApiKey as PastesApiKey
 from reports.models import ApiKey as ReportsApiKey
+from shortener.models import ApiKey as ShortenerApiKey
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +36,7 @@ def test_create_api_key_reuses_an_existing_user(user):
 
 def test_create_api_key_refuses_an_unknown_interface():
     with pytest.raises(CommandError, match="invalid choice"):
-        call_command("create_api_key", "carol", "--interface", "shortener")
+        call_command("create_api_key", "carol", "--interface", "nope")
 
     assert not get_user_model().objects.filter(username="carol").exists()
 
@@ -93,10 +94,13 @@ def test_create_demo_user_ignores_a_damaged_keys_file(tmp_path):
     keys_file = tmp_path / "demo_keys"
     keys_file.write_text("not json")
 
-    keys = demo_keys(run("create_demo_user", "--keys-file", str(keys_file)))
+    lines = run("create_demo_user", "--keys-file", str(keys_file))
 
+    keys = demo_keys(lines)
+    [shortener_key] = [line for line in lines if line.startswith("shr_")]
     assert PastesApiKey.authenticate(keys[1]).user.username == "demo"
-    assert json.loads(keys_file.read_text()) == {"reports": keys[0], "pastes": keys[1]}
+    assert ShortenerApiKey.authenticate(shortener_key).user.username == "demo"
+    assert json.loads(keys_file.read_text()) == {"reports": keys[0], "pastes": keys[1], "shortener": shortener_key}
 
 
 def test_create_demo_user_prints_how_to_enter_the_admin_modes(settings):

@@ -19,4 +19,5 @@ def test_healthz_is_503_when_the_database_is_down(client):
         response = client.get("/healthz")
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
-    assert response.json() == {"status": "unavailable"}
+    assert response.json() == {"status": "unavailable", "unavailable": ["database"]}
+    assert response["Retry-After"] == "5"

@@ -166,7 +166,7 @@ def test_redis_url_switches_the_cache_to_redis():
         timeout=60,
     )
 
-    assert result.stdout.strip() == "django.core.cache.backends.redis.RedisCache"
+    assert result.stdout.strip() == "common.cache.DegradingRedisCache"
 
 
 def clear_secret_variables(monkeypatch) -> None:

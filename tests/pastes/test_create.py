@@ -189,7 +189,10 @@ def test_create_rejects_unpaired_surrogates(owner_client):
     response = owner_client.post(URL, '{"name": "ab", "content": "\\ud800"}', content_type="application/json")
 
     assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["message"].startswith("content contains an unpaired surrogate")
+    assert response.json()["message"] == (
+        "JSON parse error - an unpaired surrogate escape (\\ud800-\\udfff) is not valid text."
+    )
+    assert not Paste.objects.exists()
 
 
 def test_create_without_key_is_401(anon_client):

@@ -21,6 +21,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import brotli
 
+from tests.reports.corpus import CORPUS_PAGES
+
 PARAGRAPHS = [
     "Acme Garden Tools has made durable garden tools since 1921. Every spade, rake and hoe leaves our workshop "
     "with a forged steel head and a handle of seasoned ash, because garden tools that bend or snap cost a gardener "
@@ -52,7 +54,7 @@ GOOD_PAGE = f"""<!DOCTYPE html>
 <title>Acme Garden Tools: Durable Spades, Rakes and Hoes Online</title>
 <meta name="description" content="Acme Garden Tools sells durable spades, rakes and hoes made from forged steel \
 and ash wood, built to last for decades of digging and weeding.">
-<link rel="canonical" href="/good">
+<link rel="canonical" href="__ORIGIN__/good">
 <link rel="alternate" hreflang="en" href="/good">
 <link rel="alternate" hreflang="fr" href="/fr/good">
 <link rel="alternate" hreflang="x-default" href="/good">
@@ -121,6 +123,23 @@ BAD_PAGE = """<html>
 </html>
 """
 
+# Almost empty as served: a script builds the page, tries to reach private addresses and to
+# send data, and writes grey-on-white text.
+SCRIPTED_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Spades built by a script</title></head>
+<body><div id="app"></div>
+<script>
+document.getElementById("app").innerHTML =
+  '<h1>Forged garden spades</h1><p style="color:#bbb">Pale grey text on white.</p>' +
+  '<a href="/spades">Spades</a><a href="/rakes">Rakes</a><img src="/images/hero.webp" alt="A spade">';
+fetch("http://10.0.0.1/secret").catch(() => {});
+fetch("/collect", {method: "POST", body: "visitor=1"}).catch(() => {});
+new Image().src = "http://192.168.1.1/pixel.gif";
+try { new WebSocket("ws://127.0.0.1:9/socket"); } catch (e) {}
+</script>
+</body></html>
+"""
+
 CUSTOM_404 = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
 <body><h1>Sorry, this page does not exist</h1><p><a href="/good">Back to the home page</a></p></body></html>
@@ -136,9 +155,20 @@ SITEMAP = """<?xml version="1.0" encoding="UTF-8"?>
 LLMS_TXT = "# Acme Garden Tools\n\n> Durable spades, rakes and hoes.\n\n- [Tool care](/tool-care): tool care\n"
 
 MINIFIED_CSS = "body{margin:0;font:16px/1.5 serif;color:#222}h1{font-size:2rem}" * 40
-UNMINIFIED_CSS = "body {\n    margin: 0;\n    color: #222;\n}\n\nh1 {\n    font-size: 2rem;\n}\n" * 40
+# Hand-written files whose comments and indentation differ from rule to rule, so that gzip
+# alone does not make minifying them pointless.
+UNMINIFIED_CSS = "".join(
+    f"/* Card variant {n}: spacing grows with the variant, colours step through the palette. */\n"
+    f".card-{n} {{\n    margin: {n}px auto;\n    color: #{n * 7919 % 4096:03x};\n}}\n\n"
+    for n in range(800)
+)
 MINIFIED_JS = "(function(){var a=document.querySelectorAll('a');for(var i=0;i<a.length;i++){a[i].dataset.n=i}})();" * 40
-UNMINIFIED_JS = "function number(links) {\n    for (const link of links) {\n        link.n = 1;\n    }\n}\n" * 40
+UNMINIFIED_JS = "".join(
+    f"// Number the links of section {n} so that the table of contents can point at them.\n"
+    f"function numberSection{n}(links) {{\n    for (const link of links) {{\n"
+    f"        link.dataset.n = {n};\n    }}\n}}\n\n"
+    for n in range(800)
+)
 
 # Enough bytes to look like real images to a size check; the content is never decoded.
 ASSETS = {
@@ -174,6 +204,11 @@ class TestSiteHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self.handle_path(send_body=True)
 
+    def do_POST(self) -> None:
+        self.server.requests.append((self.command, self.path))
+        self.send_body = True
+        self.reply(405, "text/plain", b"Method not allowed")
+
     def handle_path(self, *, send_body: bool) -> None:
         self.send_body = send_body
         parts = urlsplit(self.path)
@@ -187,6 +222,15 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.html(GOOD_PAGE, compress=True, headers=SECURE_HEADERS)
         elif path in ("/good", "/"):
             self.html(GOOD_PAGE)
+        elif path.startswith("/corpus/") and path.removeprefix("/corpus/") in CORPUS_PAGES and not bad:
+            # Real pages of public websites, served as a static host such as GitHub Pages would.
+            body = CORPUS_PAGES[path.removeprefix("/corpus/")].read_bytes()
+            self.html_bytes(body, headers=CORPUS_HEADERS if self.server.scheme == "https" else {})
+        elif path == "/scripted":
+            self.html(SCRIPTED_PAGE)
+        elif path == "/never-loads":
+            body = '<!DOCTYPE html><html><head><title>Slow</title></head><body><img src="/slow-body"></body></html>'
+            self.html(body)
         elif path == "/private-assets":
             body = '<script src="http://10.0.0.1/app.js" defer></script><img src="/images/missing.webp" alt="">'
             self.html(f"<!DOCTYPE html><html><head><title>Assets</title></head><body>{body}</body></html>")
@@ -269,6 +313,15 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         if self.send_body:
             self.wfile.write(body)
 
+    def html_bytes(self, body: bytes, *, headers: dict[str, str]) -> None:
+        """A page sent as it is stored (its own charset), compressed as the client accepts."""
+        headers = dict(headers)
+        accepted = self.headers.get("Accept-Encoding", "")
+        if "gzip" in accepted:
+            body = gzip.compress(body)
+            headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        self.reply(200, "text/html", body, headers)
+
     def html(
         self,
         page: str,
@@ -278,7 +331,8 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         encoding: str | None = None,
         headers: dict[str, str] | None = None,
     ) -> None:
-        body = page.encode()
+        origin = f"{self.server.scheme}://127.0.0.1:{self.server.server_port}"
+        body = page.replace("__ORIGIN__", origin).encode()
         headers = dict(headers or {})
         accepted = self.headers.get("Accept-Encoding", "")
         if encoding is None and compress:
@@ -325,6 +379,8 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             pass  # the client stopped reading at its size cap
 
 
+CORPUS_HEADERS = {"Strict-Transport-Security": "max-age=31556952"}
+
 SECURE_HEADERS = {
     "Content-Security-Policy": "default-src 'self'",
     "Strict-Transport-Security": "max-age=31536000; includeSubDomains",
@@ -348,8 +404,8 @@ class TestSiteServer(ThreadingHTTPServer):
     __test__ = False
     daemon_threads = True
 
-    def __init__(self, kind: str, tls: ssl.SSLContext | None = None) -> None:
-        super().__init__(("127.0.0.1", 0), TestSiteHandler)
+    def __init__(self, kind: str, tls: ssl.SSLContext | None = None, port: int = 0) -> None:
+        super().__init__(("127.0.0.1", port), TestSiteHandler)
         self.kind = kind
         self.requests: list[tuple[str, str]] = []
         self.user_agents: list[str] = []
@@ -372,14 +428,20 @@ class TestSite:
 
     __test__ = False
 
-    def __init__(self, certificates: "Certificates | None" = None) -> None:
+    def __init__(self, certificates: "Certificates | None" = None, ports: dict[str, int] | None = None) -> None:
+        """`ports` pins a site to a port (e.g. {"tls": 18343} for a benchmark); others get a free one."""
         self.certificates = certificates
-        self.servers = {kind: TestSiteServer(kind) for kind in ("good", "bad")}
+        ports = ports or {}
+        self.servers = {kind: TestSiteServer(kind, port=ports.get(kind, 0)) for kind in ("good", "bad")}
         if certificates is not None:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(certificates.server_cert, certificates.server_key)
             context.set_alpn_protocols(["h2", "http/1.1"])
-            self.servers["tls"] = TestSiteServer("good", tls=context)
+            self.servers["tls"] = TestSiteServer("good", tls=context, port=ports.get("tls", 0))
+            # The same site for browsers, which would hold the "tls" site to its offer of HTTP/2.
+            browser_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            browser_context.load_cert_chain(certificates.server_cert, certificates.server_key)
+            self.servers["tls-http1"] = TestSiteServer("good", tls=browser_context, port=ports.get("tls-http1", 0))
         self.threads = [
             threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
             for server in self.servers.values()
@@ -389,7 +451,7 @@ class TestSite:
 
     def url(self, path: str = "/good", *, site: str = "good") -> str:
         """The absolute URL of `path` on the good (default), the bad or the tls site."""
-        scheme = "https" if site == "tls" else "http"
+        scheme = "https" if site.startswith("tls") else "http"
         return f"{scheme}://127.0.0.1:{self.servers[site].server_port}{path}"
 
     def requests(self, site: str = "good") -> list[tuple[str, str]]:

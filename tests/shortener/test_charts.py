@@ -39,7 +39,7 @@ def test_link_statistics_show_unique_visits_per_day_for_30_days(client, link, ot
     add_visits(ShortLinkFactory(owner=other_user), TODAY, 9)  # another link
 
     with time_machine.travel(NOON):
-        response = client.get("/s/stats/chart01")
+        response = client.get("/s/stats/chart01", HTTP_ACCEPT="text/html")
 
     assert response.status_code == status.HTTP_200_OK
     html = response.content.decode()
@@ -60,7 +60,7 @@ def test_the_chart_needs_no_script_and_no_inline_style(client, link):
     add_visits(link, TODAY, 2)
 
     with time_machine.travel(NOON):
-        html = client.get("/s/stats/chart01").content.decode()
+        html = client.get("/s/stats/chart01", HTTP_ACCEPT="text/html").content.decode()
 
     chart = html[html.index('<figure class="chart"') : html.index("</figure>")]
     assert "<svg" in chart
@@ -80,7 +80,7 @@ def test_the_tallest_bar_fills_the_plot_and_a_single_visit_still_shows():
 
 def test_a_link_without_visits_shows_an_empty_chart(client, link):
     with time_machine.travel(NOON):
-        html = client.get("/s/stats/chart01").content.decode()
+        html = client.get("/s/stats/chart01", HTTP_ACCEPT="text/html").content.decode()
 
     assert set(bars(html).values()) == {0}
     assert "in the last 30 days" in html

@@ -10,6 +10,7 @@ from shortener import messages
 from shortener.models import CODE_ALPHABET, ShortLink
 from shortener.services.links import RESERVED_CODES
 from tests.shortener.factories import ShortLinkFactory
+from tests.shortener.qr import assert_png_qr_of
 
 pytestmark = pytest.mark.django_db
 
@@ -27,11 +28,13 @@ def test_create_json_returns_url_and_full_short_url(alice_client, user):
     assert response.status_code == status.HTTP_200_OK
     body = response.json()
     link = ShortLink.objects.get()
+    qrcode = body.pop("qrcode")
     assert body == {
         "success": True,
         "url": "https://example.com/some/page",
         "short": f"http://testserver/s/{link.code}",
     }
+    assert_png_qr_of(qrcode, body["short"])
     assert link.owner == user
     assert link.counter == 0
 
@@ -64,7 +67,9 @@ def test_create_accepts_lstu_field_names(alice_client):
     response = alice_client.post("/s/a", {"lsturl": "https://lstu.fr", "lsturl-custom": "lstu", "_format": "json"})
 
     assert response.status_code == status.HTTP_200_OK
-    assert response.json() == {"success": True, "url": "https://lstu.fr", "short": "http://testserver/s/lstu"}
+    body = response.json()
+    assert body.keys() == {"success", "url", "short", "qrcode"}
+    assert body["short"] == "http://testserver/s/lstu"
 
 
 def test_create_accepts_a_json_body(alice_client):
@@ -368,8 +373,8 @@ def test_reserved_word_message_lists_every_word(alice_client):
     response = shorten(alice_client, "https://example.com/", custom="api")
 
     assert response.json()["msg"] == (
-        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "fullstats", "logged-out", "login", '
-        '"logout", "media", "static", "stats". Your URL to shorten: https://example.com/'
+        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "export", "fullstats", "import", '
+        '"logged-out", "login", "logout", "media", "static", "stats", "tokens". Your URL to shorten: https://example.com/'
     )
 
 

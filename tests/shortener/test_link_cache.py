@@ -7,7 +7,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from shortener.fastpath import links
-from shortener.fastpath.links import bump_links_version, cache, links_version, local_links
+from shortener.fastpath.links import _cache_key, bump_links_version, cache, links_version, local_links
 from shortener.models import ShortLink
 from tests.shortener.factories import ShortLinkFactory
 
@@ -24,7 +24,7 @@ def test_link_deleted_by_another_process_stops_redirecting_at_the_next_version_c
     assert client.get("/s/abc").status_code == status.HTTP_302_FOUND
 
     delete_behind_the_caches_back("abc")
-    cache.delete("shortener:code:abc")  # as that process's forget_cached_link does (Redis)
+    cache.delete(_cache_key("abc"))  # as that process's forget_cached_link does (Redis)
     bump_links_version()
     local_links.check_version()  # what this process's watcher thread does every second
 

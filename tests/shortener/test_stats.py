@@ -9,6 +9,7 @@ from rest_framework import status
 from shortener import messages
 from shortener.fastpath import flush_visits
 from tests.shortener.factories import ShortLinkFactory
+from tests.shortener.qr import assert_png_qr_of
 
 pytestmark = pytest.mark.django_db
 
@@ -21,7 +22,10 @@ def test_stats_json_lists_own_links_most_visited_first(alice_client, user, other
     response = alice_client.get("/s/stats", {"_format": "json"})
 
     assert response.status_code == status.HTTP_200_OK
-    assert response.json() == [
+    items = response.json()
+    for item in items:
+        assert_png_qr_of(item.pop("qrcode"), item["short"])
+    assert items == [
         {
             "short": "http://testserver/s/high",
             "url": "https://high.example/",
@@ -32,7 +36,7 @@ def test_stats_json_lists_own_links_most_visited_first(alice_client, user, other
             "short": "http://testserver/s/low",
             "url": "https://low.example/",
             "counter": 1,
-            "created_at": response.json()[1]["created_at"],
+            "created_at": items[1]["created_at"],
         },
     ]
 
@@ -215,7 +219,7 @@ def test_stats_detail_of_deleted_code_is_404(client):
 def test_stats_detail_html_shows_the_counter_and_qr_code(client):
     ShortLinkFactory(code="abc", url="https://lstu.fr", counter=7)
 
-    response = client.get("/s/stats/abc")
+    response = client.get("/s/stats/abc", HTTP_ACCEPT="text/html,application/xhtml+xml,*/*;q=0.8")
 
     page = response.content.decode()
     assert response.status_code == status.HTTP_200_OK

@@ -4,7 +4,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..context import Context
+from reports.analysis.context import Context
 
 HIGH, MEDIUM, LOW = "high", "medium", "low"
 
@@ -32,6 +32,7 @@ class Check:
     key: str
     importance: str
     run: "CheckFunction"
+    rendered_only: bool = False  # needs the page's layout: skipped unless the page was rendered
 
     def evaluate(self, context: Context) -> dict[str, Any]:
         outcome = self.run(context)
@@ -50,9 +51,11 @@ class Category:
         self.name = name
         self.checks: list[Check] = []
 
-    def check(self, key: str, importance: str) -> Callable[[CheckFunction], CheckFunction]:
+    def check(
+        self, key: str, importance: str, *, rendered_only: bool = False
+    ) -> Callable[[CheckFunction], CheckFunction]:
         def register(run: CheckFunction) -> CheckFunction:
-            self.checks.append(Check(key, importance, run))
+            self.checks.append(Check(key, importance, run, rendered_only))
             return run
 
         return register

@@ -2,9 +2,9 @@
 
 import json
 
-from ..context import Context, Probe
-from ..html import url_host
-from .base import LOW, MEDIUM, Category, Outcome, capped, directives, limit
+from reports.analysis.checks.base import LOW, MEDIUM, Category, Outcome, capped, directives, limit
+from reports.analysis.context import Context, Probe
+from reports.analysis.html import url_host
 
 category = Category("miscellaneous")
 
@@ -34,8 +34,11 @@ def _social_network(url: str) -> str | None:
     return None
 
 
-@category.check("structured_data", MEDIUM)
+@category.check("structured_data", LOW)
 def structured_data(context: Context) -> Outcome:
+    """Open Graph, Twitter card and JSON-LD metadata, where present, are filled in and valid JSON. It shapes
+    shared links and rich results, but nothing requires it (Google Search Central; Lighthouse's
+    `structured-data` is a manual audit), so a page without any passes."""
     meta = context.page.meta
     open_graph = {key: values[0] for key, values in meta.items() if key.startswith("og:")}
     twitter = {key: values[0] for key, values in meta.items() if key.startswith("twitter:")}
@@ -50,8 +53,9 @@ def structured_data(context: Context) -> Outcome:
         types += [str(item.get("@type")) for item in items if isinstance(item, dict) and item.get("@type")]
     value = {"open_graph": open_graph, "twitter": twitter, "json_ld": types}
     errors: dict[str, object] = {}
-    if not (open_graph or twitter or types):
-        errors["missing"] = None
+    empty = [key for key, content in {**open_graph, **twitter}.items() if not content]
+    if empty:
+        errors["empty"] = empty
     if invalid:
         errors["bad_format"] = {"invalid_json_ld_blocks": invalid}
     return Outcome(value, errors)
@@ -59,16 +63,21 @@ def structured_data(context: Context) -> Outcome:
 
 @category.check("meta_viewport", MEDIUM)
 def meta_viewport(context: Context) -> Outcome:
+    """`<meta name=viewport content="width=device-width…">`, without which phones show a shrunken
+    desktop page (Lighthouse `viewport`). Whether it lets people zoom is accessibility's `zoomable`."""
     viewports = context.page.meta.get("viewport", [])
     if not viewports:
         return Outcome(None, {"missing": None})
-    if directives(viewports[0], ",").get("width", "").lower() != "device-width":
+    # Browsers also accept ";" between the settings, as older pages write them.
+    settings = directives(viewports[0].replace(";", ","), ",")
+    if settings.get("width", "").lower() != "device-width":
         return Outcome(viewports[0], {"bad_format": viewports[0]})
     return Outcome(viewports[0])
 
 
 @category.check("charset", MEDIUM)
 def charset(context: Context) -> Outcome:
+    """The character encoding is declared, known and right for the bytes (Lighthouse `charset`)."""
     decoded = context.decoded
     errors: dict[str, object] = {}
     if decoded.declared is None:
@@ -93,11 +102,13 @@ def _text_file(probe: Probe | None) -> Outcome:
 
 @category.check("sitemap", LOW)
 def sitemap(context: Context) -> Outcome:
+    """A sitemap is listed in robots.txt or served at /sitemap.xml; it helps crawlers find new pages."""
     return _text_file(context.resources.sitemap)
 
 
 @category.check("social", LOW)
 def social(context: Context) -> Outcome:
+    """The page links to a social profile or code host."""
     found: dict[str, str] = {}
     for link in context.page.links:
         network = _social_network(link.url)
@@ -108,12 +119,16 @@ def social(context: Context) -> Outcome:
 
 @category.check("content_length", LOW)
 def content_length(context: Context) -> Outcome:
+    """At least `min_words` (250) words of visible text; Google sets no minimum, so this only hints at
+    thin content."""
     current, minimum = len(context.page.words), context.thresholds["min_words"]
     return Outcome(current, {"too_few": limit(minimum=minimum, current=current)} if current < minimum else {})
 
 
 @category.check("text_html_ratio", LOW)
 def text_html_ratio(context: Context) -> Outcome:
+    """Visible text is at least `min_text_html_ratio` (5 %) of the HTML; less means mostly markup or
+    inline code. No published guideline: a hint only."""
     page = context.page
     ratio = round(100 * len(page.text) / page.html_length, 1) if page.html_length else 0.0
     minimum = context.thresholds["min_text_html_ratio"]
@@ -122,23 +137,38 @@ def text_html_ratio(context: Context) -> Outcome:
 
 @category.check("inline_css", LOW)
 def inline_css(context: Context) -> Outcome:
+    """At most `max_inline_styles` (50) style attributes: a few are harmless, many repeat bytes on every
+    page that a stylesheet would cache, and block a strict Content-Security-Policy."""
     tags = context.page.inline_styles
-    return Outcome(len(tags), {"found": capped(dict.fromkeys(tags))} if tags else {})
+    maximum = context.thresholds["max_inline_styles"]
+    value = {"count": len(tags), "tags": capped(dict.fromkeys(tags))}
+    return Outcome(value, {"too_many": limit(maximum=maximum, current=len(tags))} if len(tags) > maximum else {})
 
 
 @category.check("deprecated_html_tags", LOW)
 def deprecated_html_tags(context: Context) -> Outcome:
+    """No elements the HTML standard made obsolete (<center>, <font>, <frame>, …, section 16.2)."""
     found = dict(context.page.deprecated_tags)
     return Outcome(found, {"found": found} if found else {})
 
 
 @category.check("llms_txt", LOW)
 def llms_txt(context: Context) -> Outcome:
-    return _text_file(context.resources.llms_txt)
+    """An /llms.txt, where present, is Markdown starting with a "# " title (llmstxt.org). It is an
+    optional proposal, so a site without one passes."""
+    probe = context.resources.llms_txt
+    found = _text_file(probe)
+    if not found.passed or probe is None or probe.fetched is None:
+        return Outcome(None)
+    first_line = probe.fetched.body.lstrip().split(b"\n", 1)[0]
+    return Outcome(
+        probe.url, {} if first_line.startswith(b"# ") else {"bad_format": first_line[:80].decode(errors="replace")}
+    )
 
 
-@category.check("flash_content", LOW)
+@category.check("flash_content", MEDIUM)
 def flash_content(context: Context) -> Outcome:
+    """No Flash: no browser has run it since 2021, so whatever it shows nobody sees."""
     flash = [
         url or "(no URL)"
         for url, plugin_type in context.page.plugins
@@ -147,7 +177,9 @@ def flash_content(context: Context) -> Outcome:
     return Outcome(capped(flash), {"found": capped(flash)} if flash else {})
 
 
-@category.check("iframes", LOW)
+@category.check("iframes", MEDIUM)
 def iframes(context: Context) -> Outcome:
-    frames = context.page.iframes
-    return Outcome(capped(frames), {"found": capped(frames)} if frames else {})
+    """Embedded frames have a title, so screen reader users know what each holds (Lighthouse
+    `frame-title`, WCAG 4.1.2): as costly to them as an unnamed link. Frames themselves are fine."""
+    frames, untitled = context.page.iframes, context.page.untitled_iframes
+    return Outcome(capped(frames), {"missing_title": capped(untitled)} if untitled else {})

@@ -6,10 +6,10 @@ from urllib.parse import parse_qsl, unquote, urlsplit
 
 from django.conf import settings
 
-from ..context import Context
-from ..html import WORD_RE
-from ..robots import parse_robots
-from .base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
+from reports.analysis.checks.base import HIGH, LOW, MEDIUM, Category, Outcome, capped, limit
+from reports.analysis.context import Context
+from reports.analysis.html import WORD_RE, url_host
+from reports.analysis.robots import parse_robots
 
 category = Category("seo")
 
@@ -57,8 +57,6 @@ def url_problems(url: str, thresholds: dict[str, float]) -> dict[str, object]:
     bad = sorted({char for char in path if char in URL_BAD_CHARACTERS})
     if bad:
         problems["bad_characters"] = bad
-    if any(char.isupper() for char in path):
-        problems["uppercase"] = None
     params = len(parse_qsl(parts.query, keep_blank_values=True))
     if params > thresholds["max_url_params"]:
         problems["too_many_params"] = limit(maximum=thresholds["max_url_params"], current=params)
@@ -69,14 +67,11 @@ def url_problems(url: str, thresholds: dict[str, float]) -> dict[str, object]:
 
 @category.check("title", HIGH)
 def title(context: Context) -> Outcome:
-    titles, t = context.page.titles, context.thresholds
+    """One non-empty <title> (Lighthouse `document-title`); its length is `title_optimal_length`'s concern."""
+    titles = context.page.titles
     errors: dict[str, object] = {}
     if not titles or not titles[0]:
         errors["missing"] = None
-    else:
-        length = len(titles[0])
-        if not t["min_title"] <= length <= t["max_title"]:
-            errors["length"] = limit(t["min_title"], t["max_title"], current=length)
     if len(titles) > 1:
         errors["too_many"] = titles
     return Outcome(titles[0] if titles else None, errors)
@@ -84,6 +79,8 @@ def title(context: Context) -> Outcome:
 
 @category.check("title_optimal_length", LOW)
 def title_optimal_length(context: Context) -> Outcome:
+    """10 to 70 characters: shorter says little, longer is cut in results (python-seo-analyzer's range;
+    Google Search Central sets no limit and truncates to the width of the result)."""
     t = context.thresholds
     length = len(context.page.titles[0]) if context.page.titles else 0
     if t["min_title_optimal"] <= length <= t["max_title_optimal"]:
@@ -95,8 +92,9 @@ def _descriptions(context: Context) -> list[str]:
     return context.page.meta.get("description", [])
 
 
-@category.check("meta_description", HIGH)
+@category.check("meta_description", MEDIUM)
 def meta_description(context: Context) -> Outcome:
+    """A description exists (Lighthouse `meta-description`); search engines may write a snippet without it."""
     descriptions = _descriptions(context)
     errors: dict[str, object] = {}
     if not descriptions or not descriptions[0]:
@@ -108,32 +106,32 @@ def meta_description(context: Context) -> Outcome:
 
 @category.check("meta_description_optimal_length", LOW)
 def meta_description_optimal_length(context: Context) -> Outcome:
+    """50 to 320 characters: Google shows about 160 and cuts the rest, so longer is not an error up to
+    the 320 it once displayed; under 50 rarely describes the page."""
     t = context.thresholds
     descriptions = _descriptions(context)
     length = len(descriptions[0]) if descriptions else 0
-    if t["min_description_optimal"] <= length <= t["max_description_optimal"]:
-        return Outcome(length)
+    if not length or t["min_description_optimal"] <= length <= t["max_description_optimal"]:
+        return Outcome(length)  # no description at all is meta_description's failure, not this one's
     detail = limit(t["min_description_optimal"], t["max_description_optimal"], current=length)
     return Outcome(length, {"not_optimal": detail})
 
 
-@category.check("headings", HIGH)
+@category.check("headings", LOW)
 def headings(context: Context) -> Outcome:
+    """The page has a non-empty <h1> naming its subject. Low importance: Google ranks pages without one
+    and with several (Search Central), and Lighthouse does not require one; an h1 equal to the title
+    is fine too."""
     page = context.page
-    h1s = page.headings.get("h1", [])
-    errors: dict[str, object] = {}
-    if not h1s:
-        errors["missing"] = None
-    elif len(h1s) > 1:
-        errors["too_many"] = h1s
-    if h1s and page.titles and h1s[0].casefold() == page.titles[0].casefold():
-        errors["duplicate"] = h1s[0]
+    h1s = [text for text in page.headings.get("h1", []) if text]
     value = {tag: capped(texts) for tag, texts in page.headings.items() if texts}
-    return Outcome(value, errors)
+    return Outcome(value, {} if h1s else {"missing": None})
 
 
-@category.check("content_keywords", HIGH)
+@category.check("content_keywords", LOW)
 def content_keywords(context: Context) -> Outcome:
+    """At least half of the title's keywords appear in the text: a title that the page does not talk
+    about misleads searchers. Brand words often appear only in the logo, hence "half"."""
     page = context.page
     title = page.titles[0] if page.titles else ""
     title_words = list(dict.fromkeys(keywords([word.lower() for word in WORD_RE.findall(title)])))
@@ -141,12 +139,13 @@ def content_keywords(context: Context) -> Outcome:
         return Outcome([], {"missing": None})
     body = {stem(word) for word in page.words}
     missing = [word for word in title_words if stem(word) not in body]
-    return Outcome(title_words, {"missing": missing} if missing else {})
+    return Outcome(title_words, {"missing": missing} if len(missing) * 2 > len(title_words) else {})
 
 
-@category.check("keyword_consistency", MEDIUM)
+@category.check("keyword_consistency", LOW)
 def keyword_consistency(context: Context) -> Outcome:
-    """The body's most frequent keywords should also appear in the title, description or headings."""
+    """The body's five most frequent keywords should mostly appear in the title, description or headings;
+    fails when more than `max_missing_keywords` (3) of them appear in none."""
     page = context.page
     top = Counter(keywords(page.words)).most_common(5)
     if not top:
@@ -159,16 +158,19 @@ def keyword_consistency(context: Context) -> Outcome:
     return Outcome(value, {"missing": missing} if len(missing) > max_missing else {})
 
 
-@category.check("image_keywords", HIGH)
+@category.check("image_keywords", MEDIUM)
 def image_alt(context: Context) -> Outcome:
+    """Every <img> has an alt attribute (Lighthouse `image-alt`, WCAG 1.1.1); alt="" marks decoration."""
     # An empty alt="" is right for a decorative image; only a missing attribute fails.
     missing = [image.src for image in context.page.images if image.alt is None]
     value = {"images": len(context.page.images), "without_alt": len(missing)}
     return Outcome(value, {"missing": capped(missing)} if missing else {})
 
 
-@category.check("seo_friendly_url", HIGH)
+@category.check("seo_friendly_url", LOW)
 def seo_friendly_url(context: Context) -> Outcome:
+    """Readable URL: hyphens not underscores or punctuation, few parameters, under 115 characters
+    (Google Search Central, "URL structure"). Crawlers cope with either, hence low importance."""
     url = context.document.url
     problems = url_problems(url, context.thresholds)
     return Outcome(url, {"bad_format": problems} if problems else {})
@@ -176,19 +178,31 @@ def seo_friendly_url(context: Context) -> Outcome:
 
 @category.check("canonical_tag", MEDIUM)
 def canonical_tag(context: Context) -> Outcome:
-    canonicals = context.page.canonicals
+    """No canonical is fine (the page is its own). A present one must be single, absolute and valid, and
+    not the site's root for a deeper page: Lighthouse `canonical`'s rules. Another host is allowed
+    (Google honours cross-domain canonicals), so a copy naming its original passes."""
+    page = context.page
+    canonicals = list(dict.fromkeys(page.canonicals))
     errors: dict[str, object] = {}
-    if not canonicals:
-        errors["missing"] = None
-    elif len(canonicals) > 1:
+    if len(canonicals) > 1:
         errors["too_many"] = canonicals
-    elif not canonicals[0].startswith(("http://", "https://")):
-        errors["bad_format"] = canonicals[0]
+    elif canonicals:
+        href, url = page.canonical_hrefs[0], canonicals[0]
+        parts = urlsplit(url)
+        if not href.lower().startswith(("http://", "https://")) or not parts.hostname:
+            errors["bad_format"] = href
+        elif (
+            url_host(url) == url_host(context.document.url)
+            and parts.path in ("", "/")
+            and urlsplit(context.document.url).path not in ("", "/")
+        ):
+            errors["points_to_root"] = url
     return Outcome(canonicals[0] if canonicals else None, errors)
 
 
 @category.check("hreflang", LOW)
 def hreflang(context: Context) -> Outcome:
+    """hreflang annotations, where present, are valid language codes with a URL (Lighthouse `hreflang`)."""
     # A page in one language needs no hreflang; only broken annotations fail.
     entries = context.page.hreflangs
     invalid = [
@@ -200,8 +214,9 @@ def hreflang(context: Context) -> Outcome:
     return Outcome(value, {"bad_format": capped(invalid)} if invalid else {})
 
 
-@category.check("404_page", HIGH)
+@category.check("404_page", MEDIUM)
 def not_found_page(context: Context) -> Outcome:
+    """A made-up URL answers 404 or 410; a "soft 404" (200 for anything) gets junk pages indexed."""
     probe = context.resources.not_found
     if probe is None or probe.fetched is None:
         return Outcome(None, {"failed": probe.error if probe else "not checked"})
@@ -212,6 +227,7 @@ def not_found_page(context: Context) -> Outcome:
 
 @category.check("robots", HIGH)
 def robots(context: Context) -> Outcome:
+    """robots.txt does not disallow this URL (RFC 9309; Lighthouse `is-crawlable`, `robots-txt`)."""
     probe = context.resources.robots
     if probe is None or probe.fetched is None:
         return Outcome(None, {"failed": probe.error if probe else "not checked"})
@@ -238,6 +254,7 @@ def _is_noindex(directives: str) -> bool:
 
 @category.check("noindex", HIGH)
 def noindex(context: Context) -> Outcome:
+    """No `<meta name=robots content=noindex>` (Lighthouse `is-crawlable`): such a page is never listed."""
     meta = context.page.meta
     found = [content for name in ("robots", "googlebot") for content in meta.get(name, []) if _is_noindex(content)]
     return Outcome(found[0] if found else None, {"noindex": found[0]} if found else {})
@@ -245,13 +262,16 @@ def noindex(context: Context) -> Outcome:
 
 @category.check("noindex_header", HIGH)
 def noindex_header(context: Context) -> Outcome:
+    """No `X-Robots-Tag: noindex` header (Lighthouse `is-crawlable`)."""
     values = context.document.headers.get_list("x-robots-tag")
     found = [value for value in values if _is_noindex(value)]
     return Outcome(values or None, {"noindex": found[0]} if found else {})
 
 
-@category.check("in_page_links", MEDIUM)
+@category.check("in_page_links", LOW)
 def in_page_links(context: Context) -> Outcome:
+    """At most `max_links` (3000) links: Google's old guideline, "a few thousand at most". Reference
+    pages with hundreds of links are normal."""
     links = context.page.links
     internals = [link.url for link in links if link.internal]
     externals = [link.url for link in links if not link.internal]
@@ -268,6 +288,7 @@ def in_page_links(context: Context) -> Outcome:
 
 @category.check("nofollow_links", LOW)
 def nofollow_links(context: Context) -> Outcome:
+    """No rel=nofollow on links to the site's own pages."""
     # nofollow on a link to one's own page throws away the crawl path to it.
     nofollow = [link for link in context.page.links if "nofollow" in link.rel]
     internal = [link.url for link in nofollow if link.internal]
@@ -277,25 +298,53 @@ def nofollow_links(context: Context) -> Outcome:
 
 @category.check("link_text", MEDIUM)
 def link_text(context: Context) -> Outcome:
-    generic, empty = [], []
+    """Links to other pages say where they go, not "click here" (Lighthouse `link-text`, which also skips
+    in-page and javascript: links). Links with no name at all are accessibility's `link_name`."""
+    generic = []
     for link in context.page.links:
-        if link.href.startswith("#") or link.href.lower().startswith("javascript:"):
+        if link.href.startswith("#") or link.href.lower().startswith("javascript:") or "nofollow" in link.rel:
             continue
         text = link.text.strip(LINK_TEXT_DECORATION).lower()
-        if not text and not link.label:
-            empty.append(link.url)
-        elif text in GENERIC_LINK_TEXTS and not link.label:
+        if text in GENERIC_LINK_TEXTS and not link.label:
             generic.append({"url": link.url, "text": link.text})
-    errors: dict[str, object] = {}
-    if generic:
-        errors["generic"] = capped(generic)
-    if empty:
-        errors["empty"] = capped(empty)
-    return Outcome(len(context.page.links), errors)
+    return Outcome(len(context.page.links), {"generic": capped(generic)} if generic else {})
+
+
+# Schemes a crawler cannot follow; mailto: and tel: are not meant to be crawled, so they are not errors.
+UNCRAWLABLE_SCHEMES = ("javascript:", "file:")
+
+
+@category.check("crawlable_links", MEDIUM)
+def crawlable_links(context: Context) -> Outcome:
+    """Every link has an href a crawler can follow (Lighthouse `crawlable-anchors`): not empty, not
+    javascript: or file:, a valid URL. Anchors with a role or an old `name` are not navigation."""
+    broken = []
+    for link in context.page.links:
+        href = "".join(link.href.split())
+        if link.role or href.lower().startswith(("mailto:", "tel:")):
+            continue
+        if href.lower().startswith("file:"):
+            broken.append(link.href)
+        elif link.name_attribute:
+            continue
+        elif not href or href.lower().startswith(UNCRAWLABLE_SCHEMES) or not _is_valid_url(link.url):
+            broken.append(link.href or "(empty href)")
+    value = {"links": len(context.page.links), "uncrawlable": len(broken)}
+    return Outcome(value, {"uncrawlable": capped(dict.fromkeys(broken))} if broken else {})
+
+
+def _is_valid_url(url: str) -> bool:
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018  # raises on a malformed port
+    except ValueError:
+        return False
+    return bool(parts.scheme)
 
 
 @category.check("link_url_readability", LOW)
 def link_url_readability(context: Context) -> Outcome:
+    """The page's internal links use readable URLs (the rules of `seo_friendly_url`)."""
     urls = dict.fromkeys(link.url for link in context.page.links if link.internal)
     unfriendly = [url for url in urls if url_problems(url, context.thresholds)]
     return Outcome(len(urls), {"unfriendly_urls": capped(unfriendly)} if unfriendly else {})
@@ -303,14 +352,17 @@ def link_url_readability(context: Context) -> Outcome:
 
 @category.check("language", MEDIUM)
 def language(context: Context) -> Outcome:
+    """`<html lang>` is a valid BCP 47 tag (Lighthouse `html-has-lang`, `html-lang-valid`; WCAG 3.1.1):
+    screen readers pick their voice by it, search engines their audience."""
     lang = context.page.lang
     if not lang:
         return Outcome(None, {"missing": None})
     return Outcome(lang, {} if LANGUAGE_RE.match(lang) else {"bad_format": lang})
 
 
-@category.check("favicon", MEDIUM)
+@category.check("favicon", LOW)
 def favicon(context: Context) -> Outcome:
+    """A favicon is declared or served at /favicon.ico; search results and tabs show it."""
     probe = context.resources.favicon
     if context.page.icons:
         return Outcome(context.page.icons[0])

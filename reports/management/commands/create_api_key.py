@@ -1,14 +1,14 @@
-"""Issue an API key for interface A or B.
+"""Issue an API key for interface A, B or C (a personal shortener token).
 
 It lives in the reports app only because Django finds commands in apps; it
-serves both interfaces.
+serves all three interfaces.
 """
 
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandParser
 
-KEY_MODELS = {"reports": "reports.ApiKey", "pastes": "pastes.ApiKey"}
+KEY_MODELS = {"reports": "reports.ApiKey", "pastes": "pastes.ApiKey", "shortener": "shortener.ApiKey"}
 
 
 class Command(BaseCommand):

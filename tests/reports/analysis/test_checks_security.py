@@ -97,5 +97,32 @@ def test_content_security_policy_passes_with_a_meta_tag():
     assert security.content_security_policy(make_context(page(head))).passed
 
 
-def test_content_security_policy_fails_when_missing():
-    assert security.content_security_policy(make_context()).errors == {"missing": None}
+def test_content_security_policy_passes_when_missing_since_it_is_optional():
+    outcome = security.content_security_policy(make_context())
+
+    assert outcome.passed
+    assert outcome.value is None
+
+
+def test_content_security_policy_fails_when_it_allows_inline_scripts_or_any_host():
+    policy = "default-src 'self'; script-src 'self' 'unsafe-inline' https:"
+
+    outcome = security.content_security_policy(make_context(headers={"content-security-policy": policy}))
+
+    assert outcome.errors == {
+        "weak": ["'unsafe-inline' allows injected inline scripts", "https: allows scripts from anywhere"]
+    }
+
+
+def test_content_security_policy_accepts_unsafe_inline_next_to_a_nonce():
+    policy = "script-src 'nonce-r4nd0m' 'unsafe-inline' 'strict-dynamic'"
+
+    assert security.content_security_policy(make_context(headers={"content-security-policy": policy})).passed
+
+
+def test_content_security_policy_fails_when_scripts_are_not_restricted():
+    policy = "img-src 'self'"
+
+    outcome = security.content_security_policy(make_context(headers={"content-security-policy": policy}))
+
+    assert outcome.errors == {"weak": ["no script-src or default-src: scripts are not restricted"]}

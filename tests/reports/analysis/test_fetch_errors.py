@@ -79,7 +79,10 @@ def test_a_host_name_resolving_to_a_private_address_is_refused(settings, monkeyp
 
 
 def test_the_guard_lets_a_public_address_through(public_test_site):
-    assert analyze(public_test_site.url("/good")).rating == "good"
+    result = analyze(public_test_site.url("/good"))
+
+    assert result.final_url == public_test_site.url("/good")
+    assert result.results["seo"]["title"]["passed"]
 
 
 def test_a_redirect_to_a_private_address_is_refused(public_test_site):

@@ -3,7 +3,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from reports.analysis import config, scoring
 
-WEIGHTS = {"high": 10, "medium": 5, "low": 0}
+WEIGHTS = {"high": 25, "medium": 5, "low": 1}
 BANDS = {"good": 80, "decent": 50}
 
 
@@ -11,21 +11,48 @@ def results(*checks: tuple[str, bool]) -> dict:
     return {"seo": {f"check{n}": {"importance": imp, "passed": ok} for n, (imp, ok) in enumerate(checks)}}
 
 
-def test_score_is_the_passed_weight_over_the_total_weight():
-    assert scoring.score(results(("high", True), ("medium", False), ("medium", True)), WEIGHTS) == 75
+def test_each_failed_check_takes_its_weight_off_100():
+    checks = results(("high", True), ("medium", False), ("medium", False), ("low", False), ("low", True))
+
+    assert scoring.score(checks, WEIGHTS, BANDS) == 89
 
 
-def test_low_importance_checks_do_not_move_the_score_by_default():
-    assert scoring.score(results(("high", True), ("low", False)), WEIGHTS) == 100
+def test_passed_checks_add_nothing():
+    few = results(("medium", False))
+    many = results(("medium", False), *[("high", True)] * 30)
+
+    assert scoring.score(few, WEIGHTS, BANDS) == scoring.score(many, WEIGHTS, BANDS) == 95
 
 
-def test_score_rounds_half_up():
-    # 1 of 8 equal weights passed: 12.5 → 13
-    assert scoring.score(results(("high", True), *[("high", False)] * 7), WEIGHTS) == 13
+def test_score_rounds_half_up_and_stops_at_zero():
+    assert scoring.score(results(("medium", False)), {"high": 25, "medium": 2.5, "low": 1}, BANDS) == 98
+    assert scoring.score(results(*[("medium", False)] * 30), WEIGHTS, BANDS) == 0
 
 
-def test_score_is_100_when_nothing_carries_weight():
-    assert scoring.score(results(("low", False)), WEIGHTS) == 100
+def test_a_page_failing_only_low_importance_checks_is_at_least_decent():
+    checks = results(("high", True), *[("low", False)] * 60)
+
+    value = scoring.score(checks, WEIGHTS, BANDS)
+
+    assert value == 50
+    assert scoring.rating(value, BANDS) == "decent"
+
+
+def test_a_failed_high_importance_check_keeps_the_score_below_good():
+    checks = results(("high", False), *[("medium", True)] * 40)
+
+    value = scoring.score(checks, {"high": 10, "medium": 5, "low": 1}, BANDS)
+
+    assert value == 79
+    assert scoring.rating(value, BANDS) == "decent"
+
+
+def test_the_caps_follow_the_rating_bands():
+    bands = {"good": 95, "decent": 60}
+    weights = {"high": 1, "medium": 5, "low": 1}
+
+    assert scoring.score(results(("high", False)), weights, bands) == 94
+    assert scoring.score(results(*[("low", False)] * 60), weights, bands) == 60
 
 
 @pytest.mark.parametrize(
@@ -41,7 +68,7 @@ def test_settings_override_only_the_thresholds_they_name(settings):
     thresholds = config.thresholds()
 
     assert thresholds["max_links"] == 300
-    assert thresholds["max_title"] == 60
+    assert thresholds["max_title_optimal"] == 70
 
 
 def test_settings_from_the_environment_are_json_objects(settings):

@@ -38,8 +38,8 @@ def test_create_rates_a_poor_page_below_a_good_one(owner_client, test_site):
     bad = owner_client.post(URL, {"url": test_site.url("/bad", site="bad")}).json()["data"]
 
     assert bad["score"] < good["score"]
-    assert good["result"] == "good"
-    assert bad["result"] in ("decent", "bad")
+    assert good["result"] == "decent"  # served over plain HTTP, which keeps a page below "good"
+    assert bad["result"] == "bad"
 
 
 def test_create_makes_the_project_named_after_the_host(owner_client, user, test_site):

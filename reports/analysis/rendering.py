@@ -1,0 +1,185 @@
+"""The rendered page (REPORTS_RENDER=1): load it in headless Chromium, as a visitor's browser would.
+
+Links, images and whole documents that scripts add are invisible in the HTML as
+served; the DOM checks therefore run on the document Chromium ends up with. Network
+checks keep using the raw response.
+
+The SSRF guard holds for the browser too: Chromium never opens a connection of its
+own. Every request it makes is intercepted and answered with a fetch by the engine's
+`Fetcher` (the same vetted resolver, redirect and size rules), or refused: methods
+other than GET/HEAD, schemes other than http(s), WebSockets, service workers. Anything
+that would slip past the interception finds no DNS (`--host-resolver-rules`) and a
+proxy on a closed port. A rendered analysis has its own budget: REPORTS_RENDER_TIMEOUT
+seconds for loading, at most RENDER_MAX_REQUESTS requests and RENDER_MAX_BYTES bytes,
+and REPORTS_RENDER_MAX_MEMORY_MB of JavaScript heap.
+
+Chromium is Debian's (REPORTS_CHROMIUM_PATH, /usr/bin/chromium), driven by Playwright;
+no browser is downloaded.
+"""
+
+import contextlib
+import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from django.conf import settings
+
+from reports.analysis.errors import AnalysisError
+from reports.analysis.fetch import Fetched, Fetcher
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Route
+
+RENDER_MAX_REQUESTS = 150
+RENDER_MAX_BYTES = 32 * 1024 * 1024
+# What Lighthouse emulates for mobile (a Moto G Power): tap targets are judged at this size.
+VIEWPORT = {"width": 412, "height": 823}
+# After "load", scripts may still fetch and build the page; wait this long for the network to settle.
+SETTLE_MS = 1500
+# Time for the page to finish loading once requests past the budget have been refused.
+GRACE = 5
+# Starting Chromium is not the page's fault: it has its own limit, outside the page's budget.
+LAUNCH_TIMEOUT = 30
+# Headers that describe the bytes on the wire, which the body we hand back no longer matches.
+HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
+AUDIT_SCRIPT = (Path(__file__).parent / "rendered_audits.js").read_text()
+
+
+@dataclass
+class Rendered:
+    html: str  # the rendered document, serialised
+    facts: dict  # what the in-browser audits found: {check key: {"value": …, "failures": […]}}
+    requests: int = 0
+    refused: list[dict] = field(default_factory=list)  # {"url", "reason"} of requests not let through
+    elapsed_ms: int = 0
+
+
+class RenderError(Exception):
+    """The page could not be rendered; the analysis falls back to the source document."""
+
+
+def render(document: Fetched) -> Rendered:
+    """Render `document` (already fetched) in Chromium within the rendering budget."""
+    budget = settings.REPORTS_RENDER_TIMEOUT
+    # Playwright's sync API refuses to run inside an asyncio loop, which a caller may have.
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reports-render")
+    try:
+        return pool.submit(_render, document, budget).result(timeout=LAUNCH_TIMEOUT + budget + 10)
+    except FutureTimeout:
+        raise RenderError(f"rendering took longer than {budget:g} seconds") from None
+    finally:
+        pool.shutdown(wait=False)  # a stuck browser is closed by its own thread; the analysis goes on
+
+
+def chromium_args(max_memory_mb: int) -> list[str]:
+    return [
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--proxy-server=http://127.0.0.1:9",
+        "--proxy-bypass-list=<-loopback>",
+        "--dns-prefetch-disable",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-domain-reliability",
+        "--disable-sync",
+        "--no-pings",
+        "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+        "--renderer-process-limit=1",
+        f"--js-flags=--max-old-space-size={max_memory_mb}",
+    ]
+
+
+def _render(document: Fetched, budget: float) -> Rendered:
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise RenderError("Playwright is not installed") from None
+    started = time.monotonic()
+    fetcher = None
+    rendered = Rendered(html="", facts={})
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=settings.REPORTS_CHROMIUM_PATH,
+                args=chromium_args(settings.REPORTS_RENDER_MAX_MEMORY_MB),
+                timeout=LAUNCH_TIMEOUT * 1000,
+            )
+            # The budget starts with the page: every fetch the browser asks for shares it.
+            fetcher = Fetcher(budget=budget)
+            try:
+                context = browser.new_context(
+                    viewport=VIEWPORT,
+                    is_mobile=True,
+                    has_touch=True,
+                    user_agent=settings.REPORTS_USER_AGENT,
+                    service_workers="block",
+                    accept_downloads=False,
+                )
+                context.route("**/*", _Interceptor(fetcher, document, rendered))
+                context.route_web_socket("**/*", lambda websocket: websocket.close())
+                page = context.new_page()
+                # Requests past the budget are refused, after which "load" comes quickly: allow for that.
+                page.goto(document.url, wait_until="load", timeout=(max(0, fetcher.remaining()) + GRACE) * 1000)
+                # A page still busy after that (polling, analytics) is judged as it is.
+                with contextlib.suppress(PlaywrightError):
+                    page.wait_for_load_state("networkidle", timeout=min(SETTLE_MS, max(1, fetcher.remaining() * 1000)))
+                rendered.html = page.content()
+                rendered.facts = page.evaluate(AUDIT_SCRIPT)
+            finally:
+                browser.close()
+    except PlaywrightError as exc:
+        raise RenderError(str(exc).splitlines()[0]) from None
+    finally:
+        if fetcher is not None:
+            fetcher.close()
+    rendered.elapsed_ms = round((time.monotonic() - started) * 1000)
+    return rendered
+
+
+class _Interceptor:
+    """Answers every request of the browser with a guarded fetch, or refuses it."""
+
+    def __init__(self, fetcher: Fetcher, document: Fetched, rendered: Rendered) -> None:
+        self.fetcher = fetcher
+        self.document = document
+        self.rendered = rendered
+        self.bytes = 0
+        self.served_document = False
+
+    def __call__(self, route: "Route") -> None:
+        request = route.request
+        url = request.url
+        if not self.served_document and url == self.document.url:
+            # The page itself: the very response the network checks judged, not a second fetch.
+            self.served_document = True
+            self._fulfil(route, self.document)
+            return
+        if request.method not in ("GET", "HEAD"):
+            self._refuse(route, url, f"{request.method} requests are not sent")
+            return
+        if not url.startswith(("http://", "https://")):
+            self._refuse(route, url, "not an http or https address")
+            return
+        if self.rendered.requests >= RENDER_MAX_REQUESTS or self.bytes >= RENDER_MAX_BYTES:
+            self._refuse(route, url, "over the rendering budget")
+            return
+        self.rendered.requests += 1
+        try:
+            fetched = self.fetcher.fetch(url, method=request.method, max_bytes=RENDER_MAX_BYTES - self.bytes)
+        except AnalysisError as exc:
+            self._refuse(route, url, exc.message)
+            return
+        self.bytes += len(fetched.body)
+        self._fulfil(route, fetched)
+
+    def _fulfil(self, route: "Route", fetched: Fetched) -> None:
+        headers = {name: value for name, value in fetched.headers.items() if name.lower() not in HOP_HEADERS}
+        route.fulfill(status=fetched.status, headers=headers, body=fetched.body)
+
+    def _refuse(self, route: "Route", url: str, reason: str) -> None:
+        if len(self.rendered.refused) < 50:
+            self.rendered.refused.append({"url": url[:200], "reason": reason})
+        route.abort("blockedbyclient")

@@ -1,0 +1,257 @@
+"""Exporting one's links (JSON, CSV) and importing them back, or from a CSV or Lstu's exports.
+
+Accepted imports, told apart by their content:
+- our JSON export: `[{"url": …, "custom": "<code>" or "", …}, …]`, and likewise Lstu's
+  `GET /stats?_format=json` items (`{short, url, counter, …}`, generated codes);
+- Lstu's `lstu_export.json` (its `GET /cookie`): `["<code>", …]`, the codes the browser made. It
+  holds no target, so a code is taken over only if it is here and belongs to no one (a link
+  made anonymously, or moved from an Lstu database), as Lstu's import shows its stats;
+- CSV with `url[,custom]` columns and an optional header row (our CSV export has them first).
+
+Each line is shortened on its own (a bad line refuses only itself), and every refusal is
+reported with its line and reason.
+"""
+
+import csv
+import io
+import json
+import re
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, QuerySet
+from django.utils import timezone
+
+from shortener import messages
+from shortener.errors import Failure
+from shortener.models import LinkImport, ShortLink
+from shortener.services.lifetime import clean_expires_at, clean_max_visits
+from shortener.services.links import clean_custom, clean_url, link_create
+
+EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits")
+# The import page writes its progress this often (lines), not at every line.
+PROGRESS_EVERY = 50
+PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
+CODE_IN_SHORT_RE = re.compile(r"([A-Za-z0-9_-]+)/?$")
+
+
+@dataclass
+class LineResult:
+    line: int
+    status: str  # created, existing, claimed or refused
+    short_code: str = ""
+    msg: str = ""
+
+
+@dataclass
+class ImportItem:
+    line: int
+    url: str = ""
+    custom: str = ""
+    expires_at: str = ""
+    max_visits: str = ""
+    lstu_code: str = ""  # an entry of Lstu's lstu_export.json
+    error: str = ""
+
+
+def links_for_export(user_id: int) -> QuerySet[ShortLink]:
+    return ShortLink.objects.filter(owner_id=user_id, deleted_at__isnull=True).order_by("created_at", "pk")
+
+
+def export_row(link: ShortLink, short: str) -> dict[str, Any]:
+    return {
+        "url": link.url,
+        "custom": link.code if link.is_custom else "",
+        "short": short,
+        "counter": link.counter,
+        "created_at": int(link.created_at.timestamp()),
+        "expires_at": int(link.expires_at.timestamp()) if link.expires_at else None,
+        "max_visits": link.max_visits,
+    }
+
+
+def export_csv(rows: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def parse_import(data: bytes) -> list[ImportItem]:
+    """The lines of an uploaded file, or a Failure if it is none of the accepted formats."""
+    if len(data) > settings.SHORTENER_IMPORT_MAX_BYTES:
+        raise Failure(messages.IMPORT_TOO_LARGE.format(limit=settings.SHORTENER_IMPORT_MAX_BYTES), 413)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise Failure(messages.IMPORT_NOT_UTF8) from None
+    if "\x00" in text:
+        raise Failure(messages.IMPORT_UNREADABLE)
+    stripped = text.lstrip()
+    if not stripped:
+        raise Failure(messages.IMPORT_EMPTY)
+    items = list(_json_items(stripped) if stripped[0] in "[{" else _csv_items(text))
+    if not items:
+        raise Failure(messages.IMPORT_EMPTY)
+    if len(items) > settings.SHORTENER_IMPORT_MAX_LINES:
+        raise Failure(messages.IMPORT_TOO_MANY_LINES.format(limit=settings.SHORTENER_IMPORT_MAX_LINES), 413)
+    return items
+
+
+def _json_items(text: str) -> Iterator[ImportItem]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Failure(messages.IMPORT_UNREADABLE) from None
+    if isinstance(data, dict) and isinstance(data.get("urls"), list):
+        data = data["urls"]  # Lstu's admin /stats JSON
+    if not isinstance(data, list):
+        raise Failure(messages.IMPORT_UNREADABLE)
+    for number, entry in enumerate(data, start=1):
+        if isinstance(entry, str):
+            match = CODE_IN_SHORT_RE.search(entry.strip())
+            if match:
+                yield ImportItem(number, lstu_code=match.group(1))
+            else:
+                yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
+        elif isinstance(entry, dict) and isinstance(entry.get("url"), str):
+            yield ImportItem(
+                number,
+                url=entry["url"],
+                custom=_text(entry.get("custom")),
+                expires_at=_text(entry.get("expires_at")),
+                max_visits=_text(entry.get("max_visits")),
+            )
+        else:
+            yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
+
+
+def _text(value: object) -> str:
+    """A JSON field as the text a form would have sent: strings and whole numbers; anything else is absent."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return ""
+
+
+def _csv_items(text: str) -> Iterator[ImportItem]:
+    reader = csv.reader(io.StringIO(text))
+    try:
+        for row in reader:
+            if not row or not any(cell.strip() for cell in row):
+                continue
+            if reader.line_num == 1 and row[0].strip().lower() == "url":
+                continue  # the header
+            yield ImportItem(reader.line_num, url=row[0], custom=row[1] if len(row) > 1 else "")
+    except csv.Error:
+        raise Failure(messages.IMPORT_UNREADABLE) from None
+
+
+def _claim(user_id: int, code: str) -> LineResult | str:
+    """Take over an ownerless live link by its code (an Lstu export entry); a str is the refusal."""
+    try:
+        with transaction.atomic():
+            taken = ShortLink.objects.filter(code=code, owner__isnull=True, deleted_at__isnull=True).update(
+                owner_id=user_id
+            )
+    except IntegrityError:  # the user already has a generated link to that URL
+        return messages.IMPORT_CLAIM_DUPLICATE.format(code=code)
+    if taken:
+        return LineResult(0, "claimed", short_code=code)
+    link = ShortLink.objects.filter(code=code).first()
+    if link is None:
+        return messages.IMPORT_CODE_UNKNOWN.format(code=code)
+    if link.is_deleted:
+        return messages.IMPORT_CODE_GONE.format(code=code)
+    if link.owner_id == user_id:
+        return LineResult(0, "existing", short_code=code)
+    return messages.IMPORT_CODE_TAKEN.format(code=code)
+
+
+def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
+    if item.error:
+        return LineResult(item.line, "refused", msg=item.error)
+    if item.lstu_code:
+        outcome = _claim(user_id, item.lstu_code)
+        if isinstance(outcome, str):
+            return LineResult(item.line, "refused", msg=outcome)
+        outcome.line = item.line
+        return outcome
+    try:
+        url = clean_url(item.url)
+        link = link_create(
+            owner_id=user_id,
+            url=url,
+            custom=clean_custom(item.custom, url=url),
+            expires_at=clean_expires_at(item.expires_at),
+            max_visits=clean_max_visits(item.max_visits),
+        )
+    except Failure as failure:
+        return LineResult(item.line, "refused", msg=failure.msg)
+    status = "created" if link.created_at >= started_at else "existing"
+    return LineResult(item.line, status, short_code=link.code)
+
+
+def import_start(*, user_id: int, key: str, total: int) -> LinkImport | None:
+    """The progress row the page polls, if it sent a usable key."""
+    if not PROGRESS_KEY_RE.fullmatch(key):
+        return None
+    progress, _ = LinkImport.objects.update_or_create(
+        user_id=user_id, key=key, defaults={"total": total, "done": 0, "created": 0, "refused": 0, "finished_at": None}
+    )
+    return progress
+
+
+def links_import(*, user_id: int, items: list[ImportItem], progress: LinkImport | None = None) -> list[LineResult]:
+    """Shorten every item for the user; refusals are results, not errors."""
+    started_at = timezone.now()
+    results: list[LineResult] = []
+    pending = {"done": 0, "created": 0, "refused": 0}
+    for item in items:
+        result = _import_one(user_id, item, started_at)
+        results.append(result)
+        pending["done"] += 1
+        pending["created"] += result.status == "created"
+        pending["refused"] += result.status == "refused"
+        if progress is not None and pending["done"] >= PROGRESS_EVERY:
+            _report_progress(progress, pending)
+    if progress is not None:
+        _report_progress(progress, pending, finished=True)
+    return results
+
+
+def _report_progress(progress: LinkImport, pending: dict[str, int], *, finished: bool = False) -> None:
+    changes: dict[str, Any] = {field: F(field) + count for field, count in pending.items()}
+    if finished:
+        changes["finished_at"] = timezone.now()
+    LinkImport.objects.filter(pk=progress.pk).update(**changes)
+    for field in pending:
+        pending[field] = 0
+
+
+def import_progress(*, user_id: int, key: str) -> dict[str, Any] | None:
+    progress = LinkImport.objects.filter(user_id=user_id, key=key).first()
+    if progress is None:
+        return None
+    return {
+        "total": progress.total,
+        "done": progress.done,
+        "created": progress.created,
+        "refused": progress.refused,
+        "finished": progress.finished_at is not None,
+    }
+
+
+def result_dict(result: LineResult, short: str) -> dict[str, Any]:
+    data = asdict(result)
+    del data["short_code"]
+    if short:
+        data["short"] = short
+    if not data["msg"]:
+        del data["msg"]
+    return data

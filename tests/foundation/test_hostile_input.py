@@ -1,0 +1,220 @@
+"""No input reaches a 500: every endpoint of A, B and C refuses hostile bodies in its own error shape.
+
+Regression for issue 11, item 5 (10,000-deep JSON gave RecursionError, an unpaired
+surrogate UnicodeEncodeError, on /s/login, /s/a, /s/stats, /pastes/create and /api/v1/reports).
+"""
+
+import pytest
+from django.test import Client
+
+from reports.models import ApiKey as ReportsApiKey
+from tests.pastes.factories import PasteFactory, issue_key
+from tests.reports.factories import ReportFactory
+from tests.shortener.factories import ShortLinkFactory
+
+pytestmark = [pytest.mark.django_db]
+
+# Every field name any endpoint reads, so that each hostile value reaches a real field.
+FIELDS = ("url", "privacy", "password", "content", "name", "id", "exposure", "expiration", "login", "adminpwd")
+DEEP = b"[" * 10_000 + b"]" * 10_000
+
+
+def _object(value: bytes) -> bytes:
+    return b"{" + b",".join(b'"%s":%s' % (field.encode(), value) for field in FIELDS) + b"}"
+
+
+JSON = "application/json"
+FORM = "application/x-www-form-urlencoded"
+BODIES = {
+    "deep array": (JSON, DEEP),
+    "deep field": (JSON, _object(DEEP)),
+    "1000-deep field": (JSON, _object(b"[" * 1000 + b"]" * 1000)),
+    "unpaired surrogate": (JSON, _object(b'"\\ud800"')),
+    "surrogate in a url": (JSON, _object(b'"https://example.com/\\ud800"')),
+    "low surrogate first": (JSON, _object(b'"\\udc00x"')),
+    "nul": (JSON, _object(b'"a\\u0000b"')),
+    "invalid utf-8": (JSON, _object(b'"\xff\xfe"')),
+    "infinite number": (JSON, _object(b"1e400")),
+    "5000-digit number": (JSON, _object(b"1" + b"0" * 5000)),
+    "huge integer": (JSON, _object(b"1" + b"0" * 40)),
+    "negative huge integer": (JSON, _object(b"-1" + b"0" * 40)),
+    "nan": (JSON, _object(b"NaN")),
+    "form nul": (FORM, "&".join(f"{field}=a%00b" for field in FIELDS).encode()),
+    "form invalid utf-8": (FORM, "&".join(f"{field}=%ff%fe" for field in FIELDS).encode()),
+    "form surrogate bytes": (FORM, "&".join(f"{field}=%ed%a0%80" for field in FIELDS).encode()),
+    "form huge number": (FORM, "&".join(f"{field}=1e400" for field in FIELDS).encode()),
+    "form integer overflow": (FORM, "&".join(f"{field}=9223372036854775808" for field in FIELDS).encode()),
+    "xml": ("application/xml", b"<a/>"),
+    "text": ("text/plain", b"hello"),
+    "bad multipart": ("multipart/form-data; boundary=x", b"--x\r\nnonsense"),
+    "multipart without boundary": ("multipart/form-data", b"x"),
+    "bad charset": ("application/json; charset=nonexistent", b"{}"),
+    "huge body": (JSON, b'{"content": "' + b"a" * (3 * 1024 * 1024) + b'"}'),
+}
+
+
+def reports_shape(response) -> bool:
+    body = response.json()
+    return set(body) == {"message", "status"} and body["status"] == response.status_code
+
+
+def pastes_shape(response) -> bool:
+    body = response.json()
+    return set(body) == {"code", "message"} and body["code"] == response.status_code
+
+
+def shortener_shape(response) -> bool:
+    if response["Content-Type"].startswith(JSON):
+        return response.json()["success"] is False
+    return response["Content-Type"].startswith("text/html")
+
+
+@pytest.fixture
+def targets(user):
+    report = ReportFactory(owner=user)
+    paste = PasteFactory(owner=user)
+    link = ShortLinkFactory(owner=user)
+    return {"report": report.pk, "host": report.project.name, "paste": paste.pk, "code": link.code}
+
+
+@pytest.fixture
+def reports_client(user) -> Client:
+    _, key = ReportsApiKey.issue(user=user)
+    return Client(HTTP_AUTHORIZATION=f"Bearer {key}", HTTP_ACCEPT=JSON)
+
+
+@pytest.fixture
+def pastes_client(user) -> Client:
+    return Client(HTTP_AUTHORIZATION=issue_key(user))
+
+
+@pytest.fixture
+def shortener_client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+REPORTS_ENDPOINTS = [
+    ("post", "/api/v1/reports"),
+    ("put", "/api/v1/reports/{report}"),
+    ("patch", "/api/v1/reports/{report}"),
+    ("delete", "/api/v1/reports/{report}"),
+    ("delete", "/api/v1/projects/{host}"),
+]
+PASTES_ENDPOINTS = [
+    ("post", "/pastes/create"),
+    ("patch", "/pastes/edit/{paste}"),
+    ("delete", "/pastes/delete/{paste}"),
+]
+SHORTENER_ENDPOINTS = [
+    ("post", "/s/login"),
+    ("post", "/s/a"),
+    ("post", "/s/stats"),
+    ("post", "/s/stats?_format=json"),
+    ("post", "/s/a?_format=json"),
+]
+
+
+def _send(client: Client, method: str, path: str, content_type: str, body: bytes):
+    return client.generic(method.upper(), path, data=body, content_type=content_type)
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize(("method", "path"), REPORTS_ENDPOINTS)
+def test_reports_api_refuses_hostile_bodies_in_its_shape(reports_client, targets, method, path, body):
+    response = _send(reports_client, method, path.format(**targets), *BODIES[body])
+
+    assert response.status_code < 500, response.content[:300]
+    if response.status_code >= 400:
+        assert reports_shape(response), response.content[:300]
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize(("method", "path"), PASTES_ENDPOINTS)
+def test_pastes_refuse_hostile_bodies_in_their_shape(pastes_client, targets, method, path, body):
+    response = _send(pastes_client, method, path.format(**targets), *BODIES[body])
+
+    assert response.status_code < 500, response.content[:300]
+    if response.status_code >= 400:
+        assert pastes_shape(response), response.content[:300]
+
+
+@pytest.mark.parametrize("body", BODIES)
+@pytest.mark.parametrize(("method", "path"), SHORTENER_ENDPOINTS)
+@pytest.mark.parametrize("signed_in", [True, False], ids=["session", "anonymous"])
+def test_shortener_refuses_hostile_bodies_in_its_shape(shortener_client, targets, method, path, body, signed_in):
+    client = shortener_client if signed_in else Client()
+
+    response = _send(client, method, path.format(**targets), *BODIES[body])
+
+    assert response.status_code < 500, response.content[:300]
+    if response.status_code >= 400:
+        assert shortener_shape(response), response.content[:300]
+
+
+QUERY_VALUES = {
+    "nul": "a%00b",
+    "invalid utf-8": "%ff%fe",
+    "surrogate bytes": "%ed%a0%80",
+    "huge number": "1" + "0" * 40,
+    "infinite number": "1e400",
+    "negative": "-1",
+}
+QUERY_PARAMS = ("search", "search_by", "project", "result", "sort_by", "sort", "per_page", "page", "_format")
+GET_ENDPOINTS = [
+    ("reports", "/api/v1/reports"),
+    ("reports", "/api/v1/reports/{report}"),
+    ("reports", "/api/v1/projects"),
+    ("pastes", "/pastes/paste/@{paste}"),
+    ("pastes", "/pastes/paste/@{paste}/raw"),
+    ("pastes", "/pastes/accounts/@alice"),
+    ("shortener", "/s/stats"),
+    ("shortener", "/s/stats/{code}"),
+    ("shortener", "/s/{code}"),
+    ("page", "/reports/{report}"),
+]
+PATHS = {
+    "reports": ["/api/v1/reports/%00", "/api/v1/reports/" + "9" * 40, "/api/v1/projects/%ff"],
+    "pastes": ["/pastes/paste/@%00", "/pastes/paste/@%ff%fe", "/pastes/accounts/@%00", "/pastes/edit/%00"],
+    "shortener": ["/s/%00", "/s/stats/%ff", "/s/d/%ed%a0%80"],
+    "page": ["/reports/" + "9" * 40],
+}
+
+
+@pytest.fixture
+def interface_clients(reports_client, pastes_client, shortener_client) -> dict[str, Client]:
+    return {"reports": reports_client, "pastes": pastes_client, "shortener": shortener_client, "page": Client()}
+
+
+SHAPES = {"reports": reports_shape, "pastes": pastes_shape, "shortener": shortener_shape}
+
+
+@pytest.mark.parametrize("value", QUERY_VALUES)
+@pytest.mark.parametrize(("interface", "path"), GET_ENDPOINTS)
+def test_hostile_query_strings_are_answered_without_a_500(interface_clients, targets, interface, path, value):
+    query = "&".join(f"{param}={QUERY_VALUES[value]}" for param in QUERY_PARAMS)
+
+    response = interface_clients[interface].get(f"{path.format(**targets)}?{query}")
+
+    assert response.status_code < 500, response.content[:300]
+    if response.status_code >= 400 and interface in SHAPES:
+        assert SHAPES[interface](response), response.content[:300]
+
+
+@pytest.mark.parametrize(("interface", "path"), [(i, p) for i, paths in PATHS.items() for p in paths])
+def test_hostile_paths_are_answered_without_a_500(interface_clients, interface, path):
+    response = interface_clients[interface].get(path)
+
+    assert response.status_code < 500, response.content[:300]
+    if interface in SHAPES:
+        assert SHAPES[interface](response), response.content[:300]
+
+
+@pytest.mark.parametrize("header", ["Bearer a\x00b", "Bearer ÿÿ", "Bearer " + "x" * 10_000, "Basic", ""])
+@pytest.mark.parametrize(("interface", "path"), [("reports", "/api/v1/reports"), ("pastes", "/pastes/create")])
+def test_hostile_authorization_headers_are_refused_in_the_interface_shape(interface, path, header):
+    response = Client(HTTP_AUTHORIZATION=header).post(path, data=b"{}", content_type=JSON)
+
+    assert response.status_code == 401
+    assert SHAPES[interface](response) or response.json() == {"message": "Unauthenticated."}

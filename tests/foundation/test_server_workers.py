@@ -1,0 +1,97 @@
+"""The server survives its workers (issue 11, item 4): a killed worker is replaced, SIGTERM drains.
+
+Real granian processes on the test database, so PostgreSQL only (several processes on one database).
+"""
+
+import os
+import signal
+import threading
+import time
+
+import httpx
+import pytest
+from django.db import connection
+
+from shortener.models import ShortLink
+from tests.servers import Server, served_database_url, server_env
+from tests.shortener.factories import ShortLinkFactory
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+FLUSH_SECONDS = 0.5
+
+
+@pytest.fixture
+def link(user) -> ShortLink:
+    return ShortLinkFactory(owner=user, url="https://example.com/target")
+
+
+def hammer(url: str, stop: threading.Event, results: list, prefix: str) -> None:
+    """Follow the link with a new User-Agent each time (each one a new visitor) until told to stop."""
+    with httpx.Client(timeout=5) as client:
+        n = 0
+        while not stop.is_set():
+            n += 1
+            try:
+                status = client.get(url, headers={"User-Agent": f"Mozilla/5.0 {prefix}-{n}"}).status_code
+            except httpx.TransportError:
+                status = None
+            results.append((time.monotonic(), status))
+
+
+def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(link):
+    server = Server(server_env(served_database_url(connection), SHORTENER_VISIT_FLUSH_SECONDS=str(FLUSH_SECONDS)))
+    try:
+        stop, results = threading.Event(), []
+        threads = [
+            threading.Thread(target=hammer, args=(f"{server.url}/s/{link.code}", stop, results, f"t{i}"))
+            for i in range(4)
+        ]
+        for thread in threads:
+            thread.start()
+        time.sleep(1.5)
+        victim = server.worker_pids()[0]
+
+        os.kill(victim, signal.SIGKILL)
+        killed_at = time.monotonic()
+        time.sleep(4)
+        stop.set()
+        for thread in threads:
+            thread.join()
+
+        assert server.process.poll() is None, server.output()
+        assert len(server.worker_pids()) == 2 and victim not in server.worker_pids()
+        after = [status for at, status in results if at > killed_at + 0.5]
+        assert after and all(status == 302 for status in after)
+        made = sum(1 for _, status in results if status == 302)
+        assert server.terminate() == 0
+        link.refresh_from_db()
+        lost = made - link.counter
+        duration = results[-1][0] - results[0][0]
+        print(f"{made} visits made in {duration:.1f} s, {link.counter} counted, {lost} lost with the killed worker")
+        # What the killed worker had buffered: its visits since its last flush began, i.e. at
+        # most one flush interval plus the batch being written, of its share of the traffic.
+        assert 0 <= lost <= made / duration * 2 * FLUSH_SECONDS
+    finally:
+        server.stop()
+
+
+def test_sigterm_drains_and_flushes_the_visit_buffer(link):
+    # A flush interval longer than the test: only the flush at exit can write these visits.
+    server = Server(server_env(served_database_url(connection), SHORTENER_VISIT_FLUSH_SECONDS="60"))
+    try:
+        with httpx.Client(timeout=5) as client:
+            statuses = [
+                client.get(f"{server.url}/s/{link.code}", headers={"User-Agent": f"Mozilla/5.0 v{n}"}).status_code
+                for n in range(50)
+            ]
+        link.refresh_from_db()
+        assert link.counter == 0
+
+        assert server.terminate() == 0
+
+        link.refresh_from_db()
+        assert statuses == [302] * 50
+        assert link.counter == 50
+    finally:
+        server.stop()

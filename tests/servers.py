@@ -1,0 +1,224 @@
+"""Real servers for the fault tests: granian serving the app as `make run` does, in its own processes.
+
+Each server gets a free port (from TEST_SERVER_PORTS, e.g. "18700-18799", when set; else any the
+OS gives), the database and Redis the test names, and is stopped (SIGTERM, then SIGKILL) at the end.
+"""
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import closing, suppress
+from pathlib import Path
+
+import httpx
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+GRANIAN = Path(sys.executable).with_name("granian")
+
+
+def free_port() -> int:
+    low, _, high = os.environ.get("TEST_SERVER_PORTS", "0-0").partition("-")
+    for port in range(int(low), int(high) + 1):
+        with closing(socket.socket()) as sock:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return sock.getsockname()[1]
+    raise RuntimeError("no free port in TEST_SERVER_PORTS")
+
+
+def server_env(database_url: str, **extra: str) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": database_url,
+        "SECRET_KEY": "test-only-secret-key-not-for-production-0123456789abcdef",
+        "DEBUG": "0",
+        "REDIS_URL": "",
+        "SHORTENER_CACHE_PRELOAD": "0",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *args: str) -> str:
+    """Run a manage.py command with the server's environment; return its output."""
+    result = subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=BASE_DIR, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def static_is_stale() -> bool:
+    manifest = BASE_DIR / "staticfiles" / "staticfiles.json"
+    if not manifest.exists():
+        return True
+    sources = [path for pattern in ("static/**/*", "*/static/**/*") for path in BASE_DIR.glob(pattern)]
+    return any(path.stat().st_mtime > manifest.stat().st_mtime for path in sources if path.is_file())
+
+
+class Server:
+    """granian with `workers` workers, respawning failed ones as `make run` does."""
+
+    static_collected = False
+
+    def __init__(self, env: dict[str, str], *, workers: int = 2, threads: int = 2) -> None:
+        if not Server.static_collected:
+            # As `make run`: pages name their static files through collectstatic's manifest
+            # (compressing them all takes most of a minute, so only when ours changed).
+            if static_is_stale():
+                manage(env, "collectstatic", "--noinput", "-v0")
+            Server.static_collected = True
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        self.process = subprocess.Popen(
+            [
+                str(GRANIAN),
+                "--interface=wsgi",
+                "config.wsgi:application",
+                "--host=127.0.0.1",
+                f"--port={self.port}",
+                f"--workers={workers}",
+                f"--blocking-threads={threads}",
+                # As the Makefile's `run`: a worker that dies is replaced after a second.
+                "--respawn-failed-workers",
+                "--respawn-interval=1",
+            ],
+            cwd=BASE_DIR,
+            env=env,
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        self.wait_until_up(workers)
+
+    def wait_until_up(self, workers: int, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.process.poll() is None, self.output()
+            if len(self.worker_pids()) == workers:
+                try:
+                    if httpx.get(f"{self.url}/healthz", timeout=2).status_code in (200, 503):
+                        return
+                except httpx.TransportError:
+                    pass
+            time.sleep(0.2)
+        raise AssertionError(f"server did not start:\n{self.output()}")
+
+    def worker_pids(self) -> list[int]:
+        try:
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text()
+        except FileNotFoundError:
+            return []
+        return [int(pid) for pid in children.split()]
+
+    def output(self) -> str:
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")[-5000:]
+
+    def terminate(self, timeout: float = 30) -> int:
+        """SIGTERM, as a supervisor stops the service; return the exit status."""
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(timeout=timeout)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class RedisServer:
+    """A throwaway redis-server on a free port, without persistence; stop() takes it away for real."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            with closing(socket.socket()) as sock:
+                if sock.connect_ex(("127.0.0.1", self.port)) == 0:
+                    return
+            time.sleep(0.05)
+        raise AssertionError("redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(timeout=10)
+
+
+def served_database_url(connection) -> str:
+    """The URL of the test database, for servers in other processes (PostgreSQL only)."""
+    params = connection.settings_dict
+    return f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+
+
+class CuttableProxy:
+    """A TCP proxy to `target` (PostgreSQL) that the test can cut, like a network failure, and restore."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.target = target
+        self.port = free_port()
+        self._sockets: list[socket.socket] = []
+        self._lock = threading.Lock()
+        self.restore()
+
+    def restore(self) -> None:
+        self._listener = socket.create_server(("127.0.0.1", self.port), reuse_port=False)
+        threading.Thread(target=self._accept, args=(self._listener,), daemon=True).start()
+
+    def cut(self) -> None:
+        """Refuse new connections and break every open one."""
+        # shutdown() first: a bare close() leaves the socket listening for the thread blocked in accept().
+        with suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
+        self._listener.close()
+        with self._lock:
+            for sock in self._sockets:
+                with suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self._sockets.clear()
+
+    def _accept(self, listener: socket.socket) -> None:
+        while True:
+            try:
+                client, _ = listener.accept()
+            except OSError:
+                return  # cut
+            upstream = socket.create_connection(self.target)
+            with self._lock:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        with suppress(OSError):
+            sink.shutdown(socket.SHUT_WR)
