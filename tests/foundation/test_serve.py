@@ -1,5 +1,6 @@
 """scripts/serve.py, which `make run` uses: the web server and the task worker start and stop together."""
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -36,11 +37,16 @@ def serve(tmp_path):
         "SECRET_KEY": "x" * 50,
     }
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=PROJECT_DIR, env=env, check=True)
-    process = subprocess.Popen([sys.executable, "scripts/serve.py", "--", *WEB], cwd=PROJECT_DIR, env=env)
+    # In a session of its own, so that nothing it started can outlive the test.
+    process = subprocess.Popen(
+        [sys.executable, "scripts/serve.py", "--", *WEB], cwd=PROJECT_DIR, env=env, start_new_session=True
+    )
     yield process
     if process.poll() is None:
-        process.kill()
-        process.wait()
+        process.terminate()
+        process.wait(timeout=60)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)
 
 
 def worker_pids(serve) -> list[int]:
