@@ -12,7 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
+from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.util import ClassNotFound
 
 # Guessing runs these languages' analysers over the start of the text. Pygments' own
@@ -25,6 +25,12 @@ GUESS_SYNTAXES = (
 GUESS_SAMPLE_CHARS = 20_000
 # Highlighting a huge paste would take seconds of CPU; beyond this it is shown as plain text.
 HIGHLIGHT_MAX_CHARS = 500_000
+
+
+@lru_cache(maxsize=1)
+def known_syntaxes() -> list[str]:
+    """Every language name Pygments knows (its lexers' aliases): what `syntax` accepts."""
+    return sorted({alias for _name, aliases, _patterns, _mimetypes in get_all_lexers() for alias in aliases})
 
 
 @lru_cache(maxsize=1024)

@@ -51,6 +51,17 @@ class StrictCharFieldSchema(OpenApiSerializerFieldExtension):
         return {**schema, "pattern": "^[^\\u0000]*$"}
 
 
+class SyntaxFieldSchema(OpenApiSerializerFieldExtension):
+    """`syntax` takes the names Pygments knows: the schema lists them (imported only to build it)."""
+
+    target_class = "pastes.serializers.SyntaxField"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
+        from pastes.highlighting import known_syntaxes
+
+        return {"type": "string", "enum": ["", *known_syntaxes()]}
+
+
 class LabelChoiceFieldSchema(OpenApiSerializerFieldExtension):
     """A LabelChoiceField is a string enum: the schema lists the values the field accepts."""
 

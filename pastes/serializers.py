@@ -66,6 +66,10 @@ class StrictBooleanField(NamedErrorsMixin, serializers.BooleanField):
         return data
 
 
+class SyntaxField(StrictCharField):
+    """A Pygments language name, or empty (pastes.schema lists the names in the OpenAPI schema)."""
+
+
 class LabelChoiceField(StrictCharField):
     """One of a fixed list of strings; the error lists them all."""
 
@@ -162,7 +166,7 @@ class PasteInputSerializer(serializers.Serializer):
         help_text="Deleted by the first successful read of anyone but the owner.",
     )
     # Not in the modelled API: only the HTML page (/{id}) uses it, so the Paste object stays as specified.
-    syntax = StrictCharField(
+    syntax = SyntaxField(
         required=False,
         allow_blank=True,
         max_length=SYNTAX_MAX_LENGTH,
