@@ -3,9 +3,15 @@
 Used by the report page and the admin. Stored results are a JSON object
 (category → check → {passed, importance, value, errors}); PostgreSQL's jsonb does
 not keep key order, so the order shown here is set explicitly.
+
+Numbers get their unit from the check they belong to (`CHECK_UNITS`) or, inside a
+value, from the field they are in (`FIELD_UNITS`): bytes are shown in kB. A
+check or field without an entry is shown as it is stored.
 """
 
 from dataclasses import dataclass
+
+from reports.advice import Advice, advice_for
 
 CATEGORY_ORDER = ("seo", "performance", "security", "accessibility", "miscellaneous")
 CATEGORY_LABELS = {
@@ -16,10 +22,11 @@ CATEGORY_LABELS = {
     "miscellaneous": "Miscellaneous",
 }
 IMPORTANCE_ORDER = {"high": 0, "medium": 1, "low": 2}
-# Labels that capitalising the key would get wrong.
-CHECK_LABELS = {
+# Labels of check ids, fields and error kinds that capitalising the key would get wrong.
+LABELS = {
     "404_page": "404 page",
-    "htst": "HSTS header",
+    "hsts": "HSTS",
+    "htst": "HSTS",
     "http2": "HTTP/2",
     "https_encryption": "HTTPS encryption",
     "seo_friendly_url": "SEO-friendly URL",
@@ -28,6 +35,7 @@ CHECK_LABELS = {
     "llms_txt": "llms.txt",
     "robots": "robots.txt",
     "text_html_ratio": "Text to HTML ratio",
+    "noindex": "Noindex (meta robots)",
     "noindex_header": "Noindex header (X-Robots-Tag)",
     "in_page_links": "In-page links",
     "unsafe_cross_origin_links": "Unsafe cross-origin links",
@@ -38,7 +46,96 @@ CHECK_LABELS = {
     "structured_data": "Structured data",
     "http_requests": "HTTP requests",
     "mixed_passive_content": "Mixed passive content (images, media)",
+    "image_keywords": "Image alt texts",
+    "content_security_policy": "Content Security Policy",
+    "javascript": "JavaScript",
+    "defer_javascript": "Deferred JavaScript",
+    "image_dimensions": "Image width and height",
+    "legacy_doctype": "Legacy doctype",
+    "link_name": "Link names",
+    "button_name": "Button names",
+    "form_labels": "Form labels",
+    "color_contrast": "Colour contrast",
+    # Fields inside values and errors.
+    "url": "URL",
+    "json_ld": "JSON-LD",
+    "open_graph": "Open Graph",
+    "twitter": "Twitter cards",
+    "without_alt": "Without alt text",
+    "not_modern": "Not WebP/AVIF/SVG",
+    "ttfb_ms": "Time to first byte",
+    "total_ms": "Total time",
+    "invalid_json_ld_blocks": "Invalid JSON-LD blocks",
+    "bytes": "Total size",
+    "gzip_saving": "Saved by gzip",
+    # Error kinds.
+    "too_slow": "Too slow",
+    "too_large": "Too large",
+    "length": "Wrong length",
+    "not_optimal": "Not the optimal length",
+    "bad_format": "Badly formed",
+    "not_https": "Not served over HTTPS",
+    "render_blocking": "Render-blocking scripts",
+    "unminified": "Not minified",
+    "missing_noopener": 'Links without rel="noopener"',
+    "insecure_resources": "Insecure (http://) resources",
+    "revealed": "Software versions revealed",
+    "internal_nofollow": "Internal links marked nofollow",
+    "generic": "Generic link texts",
+    "empty": "Links without text",
+    "unfriendly_urls": "Unfriendly URLs",
+    "wrong_status": "Wrong HTTP status",
+    "disallowed": "Disallowed by robots.txt",
+    "failed": "Could not be checked",
+    "duplicate": "Same as the title",
+    "too_many_params": "Too many query parameters",
+    "too_long": "Too long",
+    "uppercase": "Upper-case letters",
+    "bad_characters": "Unfriendly characters",
+    "invalid_bytes": "Bytes invalid in the encoding",
 }
+
+BYTES, MILLISECONDS, PERCENT = "bytes", "ms", "%"
+# The unit of a check's numbers (its value and the limits in its errors).
+CHECK_UNITS = {
+    "load_time": MILLISECONDS,
+    "page_size": BYTES,
+    "text_compression": BYTES,
+    "dom_size": "node",
+    "http_requests": "request",
+    "in_page_links": "link",
+    "link_text": "link",
+    "link_url_readability": "link",
+    "unsafe_cross_origin_links": "link",
+    "content_length": "word",
+    "text_html_ratio": PERCENT,
+    "title": "character",
+    "title_optimal_length": "character",
+    "meta_description_optimal_length": "character",
+    "image_keywords": "image",
+    "image_format": "image",
+    "defer_javascript": "script",
+    "minification": "file",
+    "inline_css": "tag",
+    "image_dimensions": "image",
+    "link_name": "link",
+    "button_name": "button",
+    "form_labels": "field",
+}
+# The unit of a number inside a value, by the field it is in; it wins over the check's unit.
+FIELD_UNITS = {
+    "bytes": BYTES,
+    "size": BYTES,
+    "transferred": BYTES,
+    "gzip_saving": BYTES,
+    "ttfb_ms": MILLISECONDS,
+    "total_ms": MILLISECONDS,
+    "too_many_params": "parameter",
+    "too_long": "character",
+    "status": None,
+    "offset": None,
+}
+LIMIT_KEYS = {"min", "max", "current"}
 MAX_ITEMS = 50  # evidence lists (e.g. every image without alt) are cut here
 
 
@@ -50,6 +147,7 @@ class CheckView:
     importance: str
     evidence: list[str]
     problems: list[str]
+    advice: Advice | None = None
 
 
 @dataclass(frozen=True)
@@ -68,45 +166,101 @@ class CategoryView:
 
 
 def humanize(key: str) -> str:
-    return CHECK_LABELS.get(key) or key.replace("_", " ").strip().capitalize()
+    return LABELS.get(key) or key.replace("_", " ").strip().capitalize()
 
 
-def _text(value: object) -> str:
+def with_unit(number: float, unit: str | None) -> str:
+    """`480123, "bytes"` → "480 kB"; `1, "node"` → "1 node"; `1250, "ms"` → "1,250 ms"."""
+    if unit is None:
+        return f"{number:,}" if isinstance(number, int) else str(number)
+    if unit == BYTES:
+        kilobytes = number / 1000
+        return f"{kilobytes:,.0f} kB" if kilobytes >= 10 or kilobytes == 0 else f"{kilobytes:.1f} kB"
+    if unit == MILLISECONDS:
+        return f"{number:,} ms"
+    if unit == PERCENT:
+        return f"{number} %"
+    return f"{number:,} {unit}{'' if number == 1 else 's'}"
+
+
+def _is_limit(value: object) -> bool:
+    return isinstance(value, dict) and bool(value) and set(value) <= LIMIT_KEYS and "current" in value
+
+
+def _limit_text(detail: dict, unit: str | None) -> str:
+    """{"max": 2000, "current": 5234} in ms → "5,234 ms (should be at most 2,000 ms)"."""
+    low, high = detail.get("min"), detail.get("max")
+    if low is not None and high is not None:
+        bound = f"between {with_unit(low, None)} and {with_unit(high, unit)}"
+    elif high is not None:
+        bound = f"at most {with_unit(high, unit)}"
+    else:
+        bound = f"at least {with_unit(low, unit)}"
+    return f"{with_unit(detail['current'], unit)} (should be {bound})"
+
+
+def _text(value: object, unit: str | None = None) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
         return "yes" if value else "no"
+    if isinstance(value, int | float):
+        return with_unit(value, unit)
+    if _is_limit(value):
+        return _limit_text(value, unit)
     if isinstance(value, dict):
-        return ", ".join(f"{humanize(str(key)).lower()} {_text(item)}" for key, item in value.items())
+        if not value:
+            return "none"
+        return "; ".join(
+            humanize(str(key)).lower() + ("" if item is None else f": {_text(item, FIELD_UNITS.get(key, unit))}")
+            for key, item in value.items()
+        )
     if isinstance(value, list | tuple):
-        return ", ".join(_text(item) for item in value)
+        return ", ".join(_text(item, unit) for item in value) if value else "none"
     return str(value)
 
 
-def evidence_lines(value: object) -> list[str]:
+def evidence_lines(value: object, unit: str | None = None) -> list[str]:
     """A check's value as lines of text: one per list item or dict entry."""
     if value is None or value == "" or value == [] or value == {}:
         return []
     if isinstance(value, list | tuple):
-        lines = [_text(item) for item in value[:MAX_ITEMS]]
+        lines = [_text(item, unit) for item in value[:MAX_ITEMS]]
         if len(value) > MAX_ITEMS:
             lines.append(f"… and {len(value) - MAX_ITEMS} more")
         return lines
-    if isinstance(value, dict):
-        return [f"{humanize(str(key))}: {_text(item)}" for key, item in list(value.items())[:MAX_ITEMS]]
-    return [_text(value)]
+    if isinstance(value, dict) and not _is_limit(value):
+        return [
+            f"{humanize(str(key))}: {_text(item, FIELD_UNITS.get(key, unit))}"
+            for key, item in list(value.items())[:MAX_ITEMS]
+        ]
+    return [_text(value, unit)]
 
 
-def problem_lines(errors: object) -> list[str]:
-    """A check's errors ({kind: detail}) as sentences such as "Length: min 1, max 60"."""
+def problem_lines(errors: object, unit: str | None = None) -> list[str]:
+    """A check's errors ({kind: detail}) as sentences such as "Too slow: 5,234 ms (should be at most 2,000 ms)"."""
     if not errors:
         return []
     if isinstance(errors, dict):
         return [
-            humanize(str(kind)) + (f": {_text(detail)}" if detail not in (None, "", [], {}) else "")
+            humanize(str(kind))
+            + (f": {_text(detail, FIELD_UNITS.get(kind, unit))}" if detail not in (None, "", [], {}) else "")
             for kind, detail in errors.items()
         ]
-    return evidence_lines(errors)
+    return evidence_lines(errors, unit)
+
+
+def check_view(key: str, check: dict) -> CheckView:
+    unit = CHECK_UNITS.get(key)
+    return CheckView(
+        key=key,
+        label=humanize(key),
+        passed=bool(check.get("passed")),
+        importance=str(check.get("importance", "")),
+        evidence=evidence_lines(check.get("value"), unit),
+        problems=problem_lines(check.get("errors"), unit),
+        advice=advice_for(key),
+    )
 
 
 def categories(results: object) -> list[CategoryView]:
@@ -119,18 +273,7 @@ def categories(results: object) -> list[CategoryView]:
         checks = results[key]
         if not isinstance(checks, dict):
             continue
-        check_views = [
-            CheckView(
-                key=check_key,
-                label=humanize(check_key),
-                passed=bool(check.get("passed")),
-                importance=str(check.get("importance", "")),
-                evidence=evidence_lines(check.get("value")),
-                problems=problem_lines(check.get("errors")),
-            )
-            for check_key, check in checks.items()
-            if isinstance(check, dict)
-        ]
+        check_views = [check_view(check_key, check) for check_key, check in checks.items() if isinstance(check, dict)]
         check_views.sort(key=lambda check: (check.passed, IMPORTANCE_ORDER.get(check.importance, 3), check.label))
         views.append(CategoryView(key=key, label=CATEGORY_LABELS.get(key, humanize(key)), checks=check_views))
     return views

@@ -9,15 +9,17 @@
   (REPORTS_PAGE_PASSWORD_ATTEMPTS per REPORTS_PAGE_PASSWORD_PERIOD seconds).
 """
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare, salted_hmac
-from django.views.decorators.http import require_http_methods
+from django.utils.http import content_disposition_header
+from django.views.decorators.http import require_http_methods, require_safe
 
 from reports import presentation
 from reports.forms import ReportPasswordForm
 from reports.models import Report
+from reports.serializers import ReportSerializer
 from reports.throttling import PagePasswordThrottle
 
 UNLOCKED_SESSION_KEY = "reports:unlocked"
@@ -59,22 +61,52 @@ def _password_page(request: HttpRequest, report: Report) -> HttpResponse:
     return response
 
 
-@require_http_methods(["GET", "HEAD", "POST"])
-def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
+def _readable(request: HttpRequest, report_id: int) -> tuple[Report, bool, bool]:
+    """The report, whether the requester owns it and whether its page is open to them.
+
+    A private report is a 404 to anyone but its owner; a password-protected one is
+    open to its owner and to a session that gave the password.
+    """
     report = get_object_or_404(Report.objects.select_related("project"), pk=report_id)
     is_owner = request.user.is_authenticated and request.user.pk == report.owner_id
     if report.privacy == Report.Privacy.PRIVATE and not is_owner:
         raise Http404("No such report.")
-    if report.privacy == Report.Privacy.PASSWORD and not is_owner and not _is_unlocked(request, report):
+    is_open = report.privacy != Report.Privacy.PASSWORD or is_owner or _is_unlocked(request, report)
+    return report, is_owner, is_open
+
+
+def _keep_private(response: HttpResponse, report: Report) -> HttpResponse:
+    if report.privacy != Report.Privacy.PUBLIC:
+        patch_cache_control(response, private=True, no_store=True)
+    return response
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
+    report, is_owner, is_open = _readable(request, report_id)
+    if not is_open:
         response = _password_page(request, report)
     elif request.method == "POST":
         return redirect(report)
+    elif report.generated_at is None and is_owner:
+        # Never analysed yet (queued, running, or its first analysis failed): its owner follows it there.
+        return redirect("reports:report-progress", report_id=report.pk)
     else:
         response = render(
             request,
             "reports/report.html",
             {"report": report, "categories": presentation.categories(report.results), "is_owner": is_owner},
         )
-    if report.privacy != Report.Privacy.PUBLIC:
-        patch_cache_control(response, private=True, no_store=True)
-    return response
+    return _keep_private(response, report)
+
+
+@require_safe
+def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
+    """The report as a JSON file: the API's record of it, for whoever may read its page."""
+    report, _, is_open = _readable(request, report_id)
+    if not is_open:
+        return redirect(report)  # the page asks for the password, then the link works
+    response = JsonResponse(ReportSerializer(report).data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    filename = f"report-{report.pk}-{report.project.name}.json"
+    response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
+    return _keep_private(response, report)

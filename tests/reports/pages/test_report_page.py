@@ -76,9 +76,9 @@ def test_report_page_groups_checks_by_category_with_pass_fail_and_evidence(clien
 
     for category in ("SEO", "Performance", "Security", "Miscellaneous"):
         assertContains(response, category)
-    assertContains(response, "Image keywords")
+    assertContains(response, "Image alt texts")
     assertContains(response, "/images/photo.jpg")
-    assertContains(response, "HSTS header")
+    assertContains(response, "HSTS")
     assertContains(response, "Passed")
     assertContains(response, "Failed")
 
@@ -235,3 +235,41 @@ def test_report_page_rejects_other_methods(client):
     response = client.delete(page_url(report))
 
     assert response.status_code == 405
+
+
+def test_report_page_shows_units_and_advice_for_failed_checks_only(client):
+    results = {
+        "performance": {
+            "load_time": {
+                "passed": False,
+                "importance": "medium",
+                "value": 5234,
+                "errors": {"too_slow": {"max": 2000, "current": 5234}},
+            },
+            "dom_size": {"passed": True, "importance": "low", "value": 14, "errors": {}},
+        }
+    }
+    report = ReportFactory(results=results)
+
+    response = client.get(page_url(report))
+
+    assertContains(response, "5,234 ms")
+    assertContains(response, "14 nodes")
+    assertContains(response, "Why it matters:", count=1)
+    assertContains(response, "Visitors leave slow pages")
+
+
+def test_report_page_offers_the_download_to_everyone_and_a_rerun_to_the_owner_only(client, user, other_user):
+    report = ReportFactory(owner=user)
+
+    anonymous = client.get(page_url(report))
+    client.force_login(other_user)
+    other = client.get(page_url(report))
+    client.force_login(user)
+    owner = client.get(page_url(report))
+
+    for response in (anonymous, other, owner):
+        assertContains(response, f'href="/reports/{report.pk}.json"')
+    assertNotContains(anonymous, f"/reports/{report.pk}/rerun")
+    assertNotContains(other, f"/reports/{report.pk}/rerun")
+    assertContains(owner, f'action="/reports/{report.pk}/rerun"')
