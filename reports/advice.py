@@ -16,20 +16,20 @@ class Advice:
 ADVICE: dict[str, Advice] = {
     # --- SEO
     "title": Advice(
-        "Search results and browser tabs show the title; a missing, duplicated or overlong one is cut or rewritten.",
-        "Give the page exactly one <title> of up to 60 characters that names what the page is about.",
+        "Search results and browser tabs show the title; without one, or with several, search engines make one up.",
+        "Give the page exactly one non-empty <title> that names what the page is about.",
     ),
     "title_optimal_length": Advice(
-        "Titles of 50 to 60 characters use the space search results give them without being cut off.",
-        "Lengthen or shorten the <title> to 50 to 60 characters, keeping the important words first.",
+        "A title under 10 characters says little about the page, and one over 70 is cut off in search results.",
+        "Lengthen or shorten the <title> to 10 to 70 characters, keeping the important words first.",
     ),
     "meta_description": Advice(
         "Search engines often show the meta description as the snippet under the title; without one they guess.",
         'Add one <meta name="description" content="…"> that summarises the page in a sentence or two.',
     ),
     "meta_description_optimal_length": Advice(
-        "Descriptions of 120 to 160 characters fit the snippet: shorter ones waste it, longer ones are cut.",
-        "Rewrite the description to 120 to 160 characters.",
+        "A description under 50 characters rarely describes the page; search results cut long ones (past 320 always).",
+        "Rewrite the description to 50 to 320 characters, with the essentials in the first 160.",
     ),
     "headings": Advice(
         "The <h1> tells readers and crawlers what the page is about; several, none, or one equal to the title "
@@ -271,6 +271,20 @@ ADVICE.update(
     }
 )
 # The misspelt key of older reports (and of the reference product) for the HSTS check.
+ADVICE.update(
+    {
+        "mixed_passive_content": Advice(
+            "Browsers upgrade http:// images and media on an https:// page to https://, and drop them when "
+            "their host has no https: visitors may see broken images.",
+            "Load every image, video, audio file and CSS background over https:// (or host it yourself).",
+        ),
+        "font_size": Advice(
+            "On a phone, text under 12 CSS pixels has to be zoomed to be read.",
+            'Use a device-width viewport (<meta name="viewport" content="width=device-width, initial-scale=1">) '
+            "and body text of at least 12 px (16 px reads best).",
+        ),
+    }
+)
 ADVICE["htst"] = ADVICE["hsts"]
 
 

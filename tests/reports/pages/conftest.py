@@ -32,7 +32,7 @@ class Screen:
 def queued_only(monkeypatch):
     """Keep analyses queued, as when no worker has taken them yet; the enqueued (id, run) pairs are listed."""
     enqueued = []
-    monkeypatch.setattr(tasks, "enqueue_analysis", lambda *, report_id, run: enqueued.append((report_id, run)))
+    monkeypatch.setattr(tasks, "enqueue_analysis", lambda report: enqueued.append((report.pk, report.analysis_run)))
     return enqueued
 
 
