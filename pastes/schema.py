@@ -48,7 +48,21 @@ class StrictCharFieldSchema(OpenApiSerializerFieldExtension):
 
     def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
         schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
-        return {**schema, "pattern": "^[^\\u0000]*$"}
+        return {**schema, "pattern": self.pattern(self.target)}
+
+    @staticmethod
+    def pattern(field: serializers.CharField) -> str:
+        # The length limits count what is left once surrounding whitespace is trimmed (" a " is too short
+        # for a minimum of 2), so the pattern asks for that many characters between the first and last
+        # non-blank ones. Blank is what str.strip() removes, spelled out: the schema's regex dialect
+        # (ECMA-262) has another \s.
+        if not (field.trim_whitespace and field.min_length):
+            return "^[^\\u0000]*$"
+        blank = "".join(f"\\u{ord(char):04x}" for char in map(chr, range(0x3001)) if char.isspace())
+        edge = f"[^{blank}\\u0000]"
+        if field.min_length == 1:
+            return f"^[{blank}]*{edge}([^\\u0000]*{edge})?[{blank}]*$"
+        return f"^[{blank}]*{edge}[^\\u0000]{{{field.min_length - 2},}}{edge}[{blank}]*$"
 
 
 class SyntaxFieldSchema(OpenApiSerializerFieldExtension):
