@@ -271,6 +271,8 @@ REPORTS_ANALYSIS_WAIT_SLOTS = env_int("REPORTS_ANALYSIS_WAIT_SLOTS", 1, minimum=
 REPORTS_ANALYSIS_LEASE = env_float("REPORTS_ANALYSIS_LEASE", 30.0, minimum=1)
 # Analyses run at once by one `analysis_worker` process (they mostly wait on the network).
 REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
+# An analysis worker beside the web server (make run) yields the CPU to requests: see the README's benchmarks.
+REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 # Password attempts on one password-protected report page, per client address.
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
 REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)

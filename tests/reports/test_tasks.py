@@ -11,6 +11,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.db import connection
 from django.tasks import task_backends
 from django.utils import timezone
@@ -305,6 +306,8 @@ def test_a_worker_killed_mid_analysis_loses_nothing_and_each_analysis_completes_
     first = start_worker_process(threads=1)
     try:
         wait_for_status(slow, "running")
+        # It yields the CPU to the web server's requests (REPORTS_WORKER_NICE).
+        assert os.getpriority(os.PRIO_PROCESS, first.pid) == min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10)
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait()
@@ -468,3 +471,9 @@ def test_with_another_backend_the_worker_only_queues_again_the_stale_analyses(se
         thread.join(timeout=10)
 
     assert stale.analysis_run == 2
+
+
+@pytest.mark.parametrize("nice", ["-1", "20"])
+def test_the_worker_refuses_a_niceness_outside_0_to_19(nice):
+    with pytest.raises(CommandError, match="--nice must be between 0 and 19"):
+        call_command("analysis_worker", f"--nice={nice}")

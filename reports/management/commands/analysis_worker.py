@@ -133,10 +133,20 @@ class Command(BaseCommand):
             "--interval", type=float, default=0.2, help="Seconds between looks at an empty queue (%(default)s)."
         )
         parser.add_argument("--backend", default=DEFAULT_TASK_BACKEND_ALIAS, help="The TASKS alias (%(default)s).")
+        parser.add_argument(
+            "--nice",
+            type=int,
+            default=settings.REPORTS_WORKER_NICE,
+            help="Added to the process's niceness, so that on a shared machine the web server's requests "
+            "get the CPU before the analyses' parsing (%(default)s).",
+        )
 
-    def handle(self, *, threads: int, interval: float, backend: str, **options: object) -> None:
+    def handle(self, *, threads: int, interval: float, backend: str, nice: int, **options: object) -> None:
         if threads < 1 or interval <= 0:
             raise CommandError("--threads must be at least 1 and --interval above 0.")
+        if not 0 <= nice <= 19:
+            raise CommandError("--nice must be between 0 and 19.")
+        os.nice(nice)
         claims = isinstance(task_backends[backend], DatabaseBackend)
         if not claims:
             self.stderr.write(
