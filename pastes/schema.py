@@ -52,10 +52,11 @@ class StrictCharFieldSchema(OpenApiSerializerFieldExtension):
 
     @staticmethod
     def pattern(field: serializers.CharField) -> str:
-        # The length limits count what is left once surrounding whitespace is trimmed (" a " is too short
-        # for a minimum of 2), so the pattern asks for that many characters between the first and last
-        # non-blank ones. Blank is what str.strip() removes, spelled out: the schema's regex dialect
-        # (ECMA-262) has another \s.
+        """No NUL; for a trimmed field with a minimum, that many characters from the first non-blank to the last.
+
+        (" a " is too short for a minimum of 2; the maximum counts the string as sent, as maxLength does.)
+        Blank is what str.strip() removes, spelled out: the schema's regex dialect (ECMA-262) has another \\s.
+        """
         if not (field.trim_whitespace and field.min_length):
             return "^[^\\u0000]*$"
         blank = "".join(f"\\u{ord(char):04x}" for char in map(chr, range(0x3001)) if char.isspace())

@@ -54,6 +54,9 @@ class StrictCharField(NamedErrorsMixin, serializers.CharField):
             data.encode("utf-8")
         except UnicodeEncodeError:
             self.fail("surrogates")
+        if self.max_length is not None and len(data) > self.max_length:
+            # The longest string is counted as sent, before trimming, as the OpenAPI schema's maxLength says.
+            self.fail("max_length", max_length=self.max_length)
         return super().to_internal_value(data)
 
 
@@ -144,7 +147,8 @@ class PasteInputSerializer(serializers.Serializer):
             "min_length": NAME_LENGTH_MESSAGE,
             "max_length": NAME_LENGTH_MESSAGE,
         },
-        help_text=NAME_LENGTH_MESSAGE + " (surrounding whitespace is trimmed first).",
+        help_text=NAME_LENGTH_MESSAGE
+        + f" (at most {NAME_MAX_LENGTH} as sent; at least {NAME_MIN_LENGTH} once surrounding whitespace is trimmed).",
     )
     # min_length only tells the schema; "blank" answers an empty content first.
     content = StrictCharField(trim_whitespace=False, min_length=1, help_text="The text; must not be empty.")
