@@ -20,6 +20,7 @@ from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
 from common import ratelimit
+from common.http import client_ip
 from common.ratelimit import RateLimit
 
 
@@ -39,8 +40,7 @@ class Throttle(BaseThrottle):
         return f"ip:{self.get_ident(request)}"
 
     def get_ident(self, request: HttpRequest) -> str:
-        # DRF's, which trusts X-Forwarded-For only behind REST_FRAMEWORK["NUM_PROXIES"] proxies.
-        return super().get_ident(request) or ""
+        return client_ip(request)
 
     def denied_message(self, limit: int, period: int) -> str | None:
         """The 429's detail for DRF views; None keeps DRF's own wording."""
