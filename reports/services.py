@@ -2,7 +2,9 @@
 
 A report is stored at once with status `queued`, and its analysis runs on a task
 worker (reports/tasks.py): creating or re-running a report only queues it, and
-the caller may then wait a little for it with `tasks.wait_for_analysis`.
+the caller may then wait a little for it with `tasks.wait_for_analysis`. With the
+database task backend the task is queued in the transaction that stores the report;
+with another one, once that transaction has committed.
 """
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -33,8 +35,9 @@ def report_create(
         report.set_privacy(privacy, password)
         report.full_clean()
         report.save()
-    # Queued once the row is committed, so that a worker elsewhere finds it.
-    tasks.enqueue_analysis(report)
+        queued = tasks.enqueue_analysis_in_transaction(report)
+    if not queued:
+        tasks.enqueue_analysis(report)
     return report
 
 
@@ -47,12 +50,14 @@ def report_update(
         report.set_privacy(report.privacy if privacy is None else privacy, password)
         changed += ["privacy", "password"]
     report.full_clean()
+    queued = False
     with transaction.atomic():
         # Only the fields this call changed: a parallel update of the others is kept.
         report.save(update_fields=changed)
         if rerun:
             _queue_again(report)
-    if rerun:
+            queued = tasks.enqueue_analysis_in_transaction(report)
+    if rerun and not queued:
         tasks.enqueue_analysis(report)
     return report
 

@@ -13,7 +13,11 @@ lease already passed, and the same sweep queues it once the backend answers agai
 
     from reports import tasks
 
-    tasks.enqueue_analysis(report)  # after the row is committed
+    with transaction.atomic():
+        report.save()
+        queued = tasks.enqueue_analysis_in_transaction(report)  # the database backend: with the row
+    if not queued:
+        tasks.enqueue_analysis(report)  # another backend: once the row is committed
     report = tasks.wait_for_analysis(report)  # finished, or as it is after REPORTS_ANALYSIS_WAIT
     tasks.requeue_stale_analyses()  # the worker calls it every few seconds
 
@@ -29,9 +33,11 @@ from datetime import datetime, timedelta
 from functools import cache
 
 from django.conf import settings
-from django.db import connections, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
 from django.tasks import task
 from django.utils import timezone
+from django_tasks_db.backend import DatabaseBackend
+from django_tasks_db.models import DBTaskResult
 from redis.exceptions import RedisError
 
 from common.cache import RedisOutage
@@ -74,6 +80,22 @@ def enqueue_analysis(report: Report) -> None:
         )
     else:
         backend_outage.recovered()
+
+
+def enqueue_analysis_in_transaction(report: Report) -> bool:
+    """Queue the report's analysis run inside the caller's transaction if the queue is in the same database.
+
+    Return whether it did. With the database backend the task's row then commits, or rolls
+    back, with the report's, so a process killed between storing a report and queuing its
+    analysis cannot leave it queued on no queue. With another backend (RQ) it does nothing:
+    a worker elsewhere could start before the commit and not find the row, so the caller
+    queues with enqueue_analysis() once the transaction has committed.
+    """
+    backend = analyze_report.get_backend()
+    if not isinstance(backend, DatabaseBackend) or router.db_for_write(DBTaskResult) != DEFAULT_DB_ALIAS:
+        return False
+    analyze_report.enqueue(report.pk, report.analysis_run)
+    return True
 
 
 def _on_no_queue(report: Report) -> bool:

@@ -12,16 +12,17 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection
+from django.db import OperationalError, connection
 from django.tasks import task_backends
 from django.utils import timezone
+from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 from rest_framework import status
 
 from common.cache import RedisOutage
 from reports import tasks
 from reports.management.commands.analysis_worker import AnalysisWorker
-from reports.models import Report
+from reports.models import Project, Report
 from tests.reports.api.conftest import _client_with_key
 from tests.reports.factories import ReportFactory
 from tests.servers import RedisServer
@@ -110,6 +111,60 @@ def test_rerun_answers_202_and_keeps_the_last_results_until_the_new_ones_are_don
     report = wait_for_status(report.pk, "done")
     assert report.score > 1
     assert report.analysis_run == 2
+
+
+@pytest.fixture
+def queue_lost(monkeypatch):
+    """The database connection drops just as the analysis' task is being queued."""
+
+    def drop(*args, **kwargs):
+        raise OperationalError("server closed the connection unexpectedly")
+
+    monkeypatch.setattr(DatabaseBackend, "_task_to_db_task", drop)
+
+
+@pytest.mark.django_db
+def test_with_the_database_backend_a_create_queues_its_task_with_the_report(owner_client, test_site, settings):
+    settings.TASKS = DATABASE_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0
+
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    report = Report.objects.get()
+    assert report.status == Report.Status.QUEUED
+    assert [task.args_kwargs["args"] for task in DBTaskResult.objects.all()] == [[report.pk, 1]]
+
+
+@pytest.mark.django_db
+def test_a_create_whose_task_cannot_be_queued_leaves_no_report_behind(owner_client, test_site, settings, queue_lost):
+    settings.TASKS = DATABASE_BACKEND
+    owner_client.raise_request_exception = False
+
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+
+    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
+    assert response.json()["status"] == 503
+    # Before, the report was committed first and then stayed queued on no queue for ever.
+    assert not Report.objects.exists()
+    assert not Project.objects.exists()
+    assert not DBTaskResult.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_rerun_whose_task_cannot_be_queued_keeps_the_finished_report(
+    owner_client, user, test_site, settings, queue_lost
+):
+    settings.TASKS = DATABASE_BACKEND
+    owner_client.raise_request_exception = False
+    report = ReportFactory(owner=user, url=test_site.url("/good"), score=80)
+
+    response = owner_client.put(f"{URL}/{report.pk}", {"results": 1})
+
+    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
+    report.refresh_from_db()
+    assert (report.status, report.analysis_run, report.score) == (Report.Status.DONE, 1, 80)
+    assert not DBTaskResult.objects.exists()
 
 
 @pytest.mark.django_db
