@@ -7,6 +7,7 @@ later as a confusing error.
 
 import os
 from pathlib import Path
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
@@ -75,6 +76,14 @@ def env_secret(name: str, default: str = "") -> str:
         except OSError as exc:
             raise ImproperlyConfigured(f"{name}_FILE points to an unreadable file: {exc}.") from None
     return os.environ.get(name, default)
+
+
+def url_with_query(url: str, **params: object) -> str:
+    """`url` with `params` added to its query string; a parameter the URL already sets is kept."""
+    parts = urlsplit(url)
+    query = dict(parse_qsl(parts.query))
+    query = {name: str(value) for name, value in params.items()} | query
+    return parts._replace(query=urlencode(query)).geturl()
 
 
 def env_database(name: str, default: str) -> dict:

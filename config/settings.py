@@ -17,6 +17,7 @@ from common.env import (
     env_list,
     env_secret,
     env_str,
+    url_with_query,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -134,8 +135,14 @@ if TASKS_BACKEND == "rq":
     if not REDIS_URL:
         raise ImproperlyConfigured("TASKS_BACKEND=rq needs REDIS_URL.")
     INSTALLED_APPS.append("django_rq")
-    # RQ kills a job that runs longer than this; an analysis is bounded far below it.
-    RQ_QUEUES = {"default": {"URL": REDIS_URL, "DEFAULT_TIMEOUT": 600}}
+    # DEFAULT_TIMEOUT: RQ kills a job that runs longer; an analysis is bounded far below it.
+    # socket_connect_timeout: with a Redis host that never answers (a dead machine, a dropped
+    # route) a create's enqueue gives up after REDIS_TIMEOUT, as the cache does, instead of
+    # redis-py's 5 s, and the report waits for the sweep (reports/tasks.py). Only connecting is
+    # bounded: a worker's dequeue blocks on Redis for minutes by design.
+    RQ_QUEUES = {
+        "default": {"URL": url_with_query(REDIS_URL, socket_connect_timeout=REDIS_TIMEOUT), "DEFAULT_TIMEOUT": 600}
+    }
     # Workers run the jobs as django.tasks tasks (recording their results for the backend).
     RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
 

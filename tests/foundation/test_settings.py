@@ -84,6 +84,29 @@ def test_rq_task_backend_without_redis_stops_start_up_naming_redis_url():
     assert "TASKS_BACKEND=rq needs REDIS_URL" in result.stderr
 
 
+@pytest.mark.parametrize(
+    ("redis_url", "queue_url"),
+    [
+        ("redis://cache.internal:6379/2", "redis://cache.internal:6379/2?socket_connect_timeout=0.5"),
+        # One the operator set in REDIS_URL stays theirs.
+        (
+            "redis://:pw@cache.internal/0?socket_connect_timeout=3",
+            "redis://:pw@cache.internal/0?socket_connect_timeout=3",
+        ),
+    ],
+)
+def test_rq_connects_to_redis_within_redis_timeout(redis_url, queue_url):
+    result = import_settings(
+        code="import config.settings as s; print(s.RQ_QUEUES['default']['URL'])",
+        TASKS_BACKEND="rq",
+        REDIS_URL=redis_url,
+        REDIS_TIMEOUT="0.5",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == queue_url
+
+
 def test_missing_secret_key_stops_start_up_when_debug_is_off():
     result = import_settings(SECRET_KEY="", DEBUG="0")
 

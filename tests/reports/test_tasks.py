@@ -3,6 +3,7 @@
 import logging
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -446,6 +447,59 @@ def run_rq_worker_burst() -> list[str]:
     job_ids = django_rq.get_queue("default").job_ids
     django_rq.get_worker("default", worker_class=SimpleWorker).work(burst=True)
     return [task_backends["default"].get_result(job_id).return_value for job_id in job_ids]
+
+
+@pytest.fixture
+def unanswering_port():
+    """A port where connecting hangs, as to a host that is gone: a listener whose accept queue is full."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(0)
+    waiting = []
+    for _ in range(4):  # what the queue holds; the kernel drops the connection attempts after these
+        client = socket.socket()
+        client.setblocking(False)
+        client.connect_ex(listener.getsockname())
+        waiting.append(client)
+    yield listener.getsockname()[1]
+    for sock in [*waiting, listener]:
+        sock.close()
+
+
+@pytest.mark.django_db
+def test_with_redis_not_answering_a_create_answers_at_once_and_waits_for_the_sweep(
+    owner_client, test_site, settings, monkeypatch, unanswering_port
+):
+    monkeypatch.setattr(tasks, "backend_outage", RedisOutage(tasks.backend_outage.consequence, log=tasks.logger))
+    # The RQ queue as the settings make it for a deployment whose Redis host is gone.
+    configured = subprocess.run(
+        [sys.executable, "-c", "from django.conf import settings; print(settings.RQ_QUEUES['default']['URL'])"],
+        env={
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "TASKS_BACKEND": "rq",
+            "REDIS_URL": f"redis://127.0.0.1:{unanswering_port}/0",
+            "REDIS_TIMEOUT": "0.5",
+        },
+        cwd=PROJECT_DIR,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_rq.RQBackend"}}
+    settings.RQ_QUEUES = {"default": {"URL": configured.stdout.strip()}}
+    settings.RQ = {"JOB_CLASS": "django_tasks_rq.Job"}
+    settings.REPORTS_ANALYSIS_WAIT = 60  # a create that waited for an analysis on no queue would take this long
+
+    started = time.monotonic()
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+
+    # REDIS_TIMEOUT, not redis-py's default connect timeout of 5 s, for every create while it is gone.
+    assert time.monotonic() - started < 2.5
+    assert response.status_code == status.HTTP_202_ACCEPTED
+    report = Report.objects.get()
+    assert (report.status, report.analysis_run) == (Report.Status.QUEUED, 1)
+    assert report.lease_until is not None  # on no queue: requeue_stale_analyses() queues it once Redis answers
 
 
 @pytest.mark.django_db
