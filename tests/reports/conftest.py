@@ -1,5 +1,6 @@
 """Fixtures for interface A's tests."""
 
+import ipaddress
 import socket
 import ssl
 
@@ -7,6 +8,8 @@ import pytest
 
 from reports.analysis import fetch, netguard
 from tests.reports.testsite import TestSite, make_certificates
+
+real_forbidden_reason = netguard.forbidden_reason
 
 
 def resolve_locally(host: str, port: int) -> list[str]:
@@ -37,6 +40,18 @@ def test_site(_test_site_servers, settings) -> TestSite:
     """
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     return _test_site_servers
+
+
+@pytest.fixture
+def public_test_site(test_site, settings, monkeypatch):
+    """The test site with the SSRF guard on, pretending 127.0.0.1 is a public address."""
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+
+    def forbidden_reason(address):
+        return None if address == ipaddress.ip_address("127.0.0.1") else real_forbidden_reason(address)
+
+    monkeypatch.setattr(netguard, "forbidden_reason", forbidden_reason)
+    return test_site
 
 
 @pytest.fixture

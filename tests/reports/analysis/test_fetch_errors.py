@@ -1,26 +1,11 @@
 """Every way fetching can fail ends in an AnalysisError whose message names the cause."""
 
-import ipaddress
 import socket
 import time
 
 import pytest
 
 from reports.analysis import AnalysisError, analyze, netguard
-
-real_forbidden_reason = netguard.forbidden_reason
-
-
-@pytest.fixture
-def public_test_site(test_site, settings, monkeypatch):
-    """The test site with the SSRF guard on, pretending 127.0.0.1 is a public address."""
-    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
-
-    def forbidden_reason(address):
-        return None if address == ipaddress.ip_address("127.0.0.1") else real_forbidden_reason(address)
-
-    monkeypatch.setattr(netguard, "forbidden_reason", forbidden_reason)
-    return test_site
 
 
 def analysis_error(url: str) -> str:

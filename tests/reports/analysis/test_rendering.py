@@ -1,11 +1,10 @@
 """The rendered mode (REPORTS_RENDER): Debian's Chromium, every request through the SSRF guard."""
 
-import ipaddress
 from pathlib import Path
 
 import pytest
 
-from reports.analysis import analyze, netguard
+from reports.analysis import analyze
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -13,26 +12,12 @@ pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
 )
 
-real_forbidden_reason = netguard.forbidden_reason
-
 
 @pytest.fixture
 def rendering(settings):
     settings.REPORTS_RENDER = True
     settings.REPORTS_CHROMIUM_PATH = CHROMIUM
     settings.REPORTS_RENDER_TIMEOUT = 30
-
-
-@pytest.fixture
-def public_test_site(test_site, settings, monkeypatch):
-    """The test site with the SSRF guard on, pretending 127.0.0.1 is a public address."""
-    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
-
-    def forbidden_reason(address):
-        return None if address == ipaddress.ip_address("127.0.0.1") else real_forbidden_reason(address)
-
-    monkeypatch.setattr(netguard, "forbidden_reason", forbidden_reason)
-    return test_site
 
 
 def test_without_rendering_what_a_script_adds_is_not_seen(test_site):
