@@ -19,7 +19,7 @@ from pathlib import Path
 
 import psycopg
 
-from bench.harness import PROJECT_DIR, VENV_BIN, WrkResult, manage, run_wrk
+from bench.harness import PROJECT_DIR, VENV_BIN, WrkResult, manage, run_wrk, stop
 
 ANALYSES = 50
 KEYS = 5
@@ -85,11 +85,7 @@ def analysis_worker(env: dict[str, str]):
     try:
         yield process
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, grace=30)  # time for the running analyses to finish
 
 
 def create_report(url: str, key: str, page: str) -> int:

@@ -88,11 +88,16 @@ def server(target: str, *, port: int, workers: int, threads: int, env: dict[str,
         wait_until_up(f"http://127.0.0.1:{port}{ready_path}", process)
         yield f"http://127.0.0.1:{port}"
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
+        stop(process, grace=10)
+
+
+def stop(process: subprocess.Popen, *, grace: float) -> None:
+    """SIGTERM, then SIGKILL if the process has not exited within `grace` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
