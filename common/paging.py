@@ -11,7 +11,7 @@
 import json
 from collections.abc import Iterator
 
-from django.core.paginator import Page, Paginator
+from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections, transaction
 from django.db.models import QuerySet
@@ -92,12 +92,35 @@ class KeptCountPaginator(Paginator):
         total, self.count_is_estimate = list_total(self.object_list, self.kept_total)
         return total
 
+    def validate_number(self, number: int | str) -> int:
+        if not self.count or not self.count_is_estimate:
+            return super().validate_number(number)
+        # An estimated count may fall short: any page from 1 on may hold rows.
+        try:
+            number = int(number)
+        except (TypeError, ValueError) as error:
+            raise PageNotAnInteger(self.error_messages["invalid_page"]) from error
+        if number < 1:
+            raise EmptyPage(self.error_messages["min_page"])
+        return number
+
     def page(self, number: int | str) -> Page:
         number = self.validate_number(number)
         offset = (number - 1) * self.per_page
-        exact_total = None if self.count_is_estimate else self.count
-        rows = page_rows(self.object_list, offset, self.per_page, exact_total)[: self.per_page]
+        if not self.count_is_estimate:
+            return self._get_page(page_rows(self.object_list, offset, self.per_page, self.count), number, self)
+        rows = page_rows(self.object_list, offset, self.per_page, None)
+        more, rows = len(rows) > self.per_page, rows[: self.per_page]
+        if rows and not more:  # the last page: now the count is known
+            self._set_count(offset + len(rows), estimate=False)
+        elif more and offset + self.per_page >= self.count:  # the estimate fell short
+            self._set_count(offset + self.per_page + 1, estimate=True)
         return self._get_page(rows, number, self)
+
+    def _set_count(self, count: int, *, estimate: bool) -> None:
+        self.__dict__["count"] = count
+        self.__dict__.pop("num_pages", None)
+        self.count_is_estimate = estimate
 
 
 def streamed_json(data: object, *, chunk_size: int = 64 * 1024, **encoder_options: object) -> Iterator[bytes]:
