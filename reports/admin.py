@@ -58,6 +58,12 @@ class ReportAdmin(LargeTableAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a report is made by analysing a page, through the API
 
+    def delete_model(self, request: HttpRequest, obj: Report) -> None:
+        services.report_delete(report=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        services.reports_delete(reports=queryset)
+
     @admin.display(boolean=True, description="password set")
     def has_password(self, report: Report) -> bool:
         return report.has_password

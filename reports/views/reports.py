@@ -84,6 +84,5 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
 
     def destroy(self, request: Request, *args: object, **kwargs: object) -> Response:
         report = self.get_object()
-        report_id = report.pk
-        report.delete()
-        return Response({"id": report_id, "object": "report", "deleted": True, "status": 200})
+        services.report_delete(report=report)
+        return Response({"id": report.pk, "object": "report", "deleted": True, "status": 200})
