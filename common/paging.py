@@ -19,6 +19,8 @@ from django.utils.functional import cached_property
 
 # Up to this many rows a count is exact; it reads at most this many rows (a few ms, even for a search).
 EXACT_COUNT_LIMIT = 1_000
+# Beyond any list's length, and within a SQL OFFSET's range (a bigint): a page past it is empty.
+MAX_OFFSET = 2**62
 
 
 def planner_rows(queryset: QuerySet) -> int:
@@ -59,6 +61,8 @@ def page_rows(queryset: QuerySet, offset: int, limit: int, total: int | None) ->
     the trigram index (10⁶ for a common word) to sort them, where walking the index of the
     sort meets a page's worth of matches after a few hundred entries.
     """
+    if offset > MAX_OFFSET:
+        return []
     if total is None:
         rows = queryset.filter(pk__in=queryset.values("pk")[offset : offset + limit + 1])
         connection = connections[queryset.db]
@@ -78,7 +82,7 @@ def page_rows(queryset: QuerySet, offset: int, limit: int, total: int | None) ->
 
 
 class KeptCountPaginator(Paginator):
-    """Django's Paginator counting with list_total and paging with page_ids."""
+    """Django's Paginator counting with list_total and paging with page_rows."""
 
     def __init__(
         self, object_list: QuerySet, per_page: int, *args: object, kept_total: int | None = None, **kwargs: object

@@ -31,8 +31,6 @@ from common.paging import EXACT_COUNT_LIMIT, list_total, page_rows
 
 PER_PAGE_CHOICES = (10, 25, 50, 100)
 DEFAULT_PER_PAGE = 10
-# Beyond any list's length, and within a SQL OFFSET's range (a bigint).
-MAX_OFFSET = 2**62
 
 
 def _int_or_none(raw: str | None) -> int | None:
@@ -58,8 +56,6 @@ class LaravelPagination(BasePagination):
         if not self.total_is_estimate:
             # Past the end, page_rows skips the query: a huge page would overflow the SQL OFFSET.
             self.items = page_rows(queryset, self.offset, self.per_page, self.total)
-        elif self.offset > MAX_OFFSET:
-            self.items, self.has_next = [], False
         else:
             rows = page_rows(queryset, self.offset, self.per_page, None)
             self.items, self.has_next = rows[: self.per_page], len(rows) > self.per_page

@@ -221,3 +221,13 @@ def test_the_trigram_index_exists_on_postgresql_only():
 
     assert ("reports_report_url_trgm" in indexes) == (connection.vendor == "postgresql")
     assert "reports_report_owner_url" in indexes
+
+
+def test_a_huge_page_past_an_estimated_total_is_empty(owner_client, reports, monkeypatch):
+    monkeypatch.setattr(paging, "EXACT_COUNT_LIMIT", 5)
+
+    response = owner_client.get(URL, {"search": "deep", "page": str(10**25)})
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json()["data"] == []
+    assert response.json()["links"]["next"] is None

@@ -68,3 +68,15 @@ def test_the_admin_lists_page_through_every_report_without_counting_the_table(ad
     assert first.context["cl"].show_full_result_count is False
     if connection.vendor == "sqlite":
         assertContains(first, "160 reports")
+
+
+def test_a_huge_page_past_an_estimated_count_is_an_empty_list(client, user, monkeypatch):
+    monkeypatch.setattr(paging, "EXACT_COUNT_LIMIT", 2)
+    ReportFactory.create_batch(4, owner=user, url="https://a.example/x")
+    client.force_login(user)
+
+    response = client.get("/reports/", {"search": "a.example", "page": str(10**25)})
+
+    assert response.status_code == 200
+    # SQLite counts exactly, and Django's paginator then shows the last page.
+    assert len(response.context["page"]) == (0 if connection.vendor == "postgresql" else 4)
