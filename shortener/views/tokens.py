@@ -5,7 +5,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from shortener import messages
-from shortener.negotiation import endpoint, request_data, success, wants_json
+from shortener.negotiation import endpoint, request_data, wants_json
+from shortener.responses import success
 from shortener.services import tokens as services
 from shortener.views.base import login_required_response
 from shortener.views.stats import stats_page
