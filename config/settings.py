@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_tasks_db",
+    "common",
     "reports",
     "pastes",
     "shortener",

@@ -11,7 +11,8 @@ from shortener import messages
 from shortener.charts import link_chart, site_chart
 from shortener.errors import Failure
 from shortener.models import ApiKey, ShortLink
-from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
+from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
+from shortener.responses import success
 from shortener.services.admin_mode import (
     BadAdminPassword,
     admin_login,

@@ -14,6 +14,11 @@ pytestmark = pytest.mark.django_db
 factory = RequestFactory()
 
 
+def unavailable(request, **options):
+    """The 503 config.views answers for a request when a dependency is down."""
+    return views.interface_errors(request).unavailable(request, **options)
+
+
 @pytest.mark.parametrize(
     ("path", "headers", "body"),
     [
@@ -27,7 +32,7 @@ factory = RequestFactory()
     ],
 )
 def test_service_unavailable_answers_in_each_interface_shape_with_retry_after(path, headers, body):
-    response = views.service_unavailable(factory.get(path, headers=headers), retry_after=30)
+    response = unavailable(factory.get(path, headers=headers), retry_after=30)
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
     assert response["Retry-After"] == "30"
@@ -35,14 +40,14 @@ def test_service_unavailable_answers_in_each_interface_shape_with_retry_after(pa
 
 
 def test_service_unavailable_without_retry_after_sends_none():
-    response = views.service_unavailable(factory.get("/api/v1/reports"))
+    response = unavailable(factory.get("/api/v1/reports"))
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
     assert "Retry-After" not in response
 
 
 def test_service_unavailable_is_an_html_page_for_browsers():
-    response = views.service_unavailable(factory.get("/s/abc"), retry_after=5)
+    response = unavailable(factory.get("/s/abc"), retry_after=5)
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
     assert response["Content-Type"].startswith("text/html")
