@@ -157,7 +157,7 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 @endpoint("GET", "HEAD")
 def fullstats(request: HttpRequest) -> HttpResponse:
-    """Lstu's public counts: live links, codes still free (see README), and the time."""
+    """Lstu's public counts: live links, codes still free (see shortener/README.md), and the time."""
     return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
 
 
