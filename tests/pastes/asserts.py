@@ -1,0 +1,27 @@
+"""How a test says "interface B refused this": status *and* body, in B's one error shape.
+
+Modelled on Zulip's `assert_json_error(result, msg, status)`: a refusal is only right when the
+client can read why, so every expected error is checked through `assert_pastes_error`.
+"""
+
+import re
+
+from django.http import HttpResponse
+
+
+def assert_pastes_error(response: HttpResponse, status: int, message: str | re.Pattern[str]) -> str:
+    """Assert `response` is B's `{"code": status, "message": message}` and return the message.
+
+    `message` is the exact text, or a compiled pattern the whole text must match when part of it
+    varies (a limit, an id).
+    """
+    assert response.status_code == status, (response.status_code, response.content[:300])
+    assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
+    body = response.json()
+    assert set(body) == {"code", "message"}, body
+    assert body["code"] == status, body
+    if isinstance(message, re.Pattern):
+        assert message.fullmatch(body["message"]), (message.pattern, body["message"])
+    else:
+        assert body["message"] == message, body["message"]
+    return body["message"]
