@@ -5,6 +5,7 @@ from django.urls import clear_url_caches
 from rest_framework import status
 
 import config.urls
+from tests.pastes.asserts import assert_pastes_error
 
 pytestmark = pytest.mark.django_db
 
@@ -33,8 +34,7 @@ def test_unknown_api_path_answers_in_the_reports_error_shape(client):
 def test_unknown_pastes_path_answers_in_the_pastes_error_shape(client):
     response = client.get("/pastes/nothing/here")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"code": 404, "message": "Not found."}
+    assert_pastes_error(response, 404, "Not found.")
 
 
 def test_unknown_page_elsewhere_is_an_html_page(client):
