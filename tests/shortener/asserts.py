@@ -46,3 +46,8 @@ def assert_shortener_error_page(response: HttpResponse, status: int, message: st
     expected = message if isinstance(message, re.Pattern) else re.compile(re.escape(escape(message)))
     assert any(expected.fullmatch(text.strip()) for text in shown), (message, shown)
     return next(text for text in shown if expected.fullmatch(text.strip()))
+
+
+def any_number(template: str) -> re.Pattern[str]:
+    """A message template (shortener.messages) with any whole number where its fields go: a wait in seconds."""
+    return re.compile(re.sub(r"\\\{\w+\\\}", r"\\d+", re.escape(template)))
