@@ -4,6 +4,7 @@ Modelled on Zulip's `assert_json_error(result, msg, status)`: a refusal is only 
 client can read why, so every expected error is checked through `assert_pastes_error`.
 """
 
+import json
 import re
 from html import escape
 
@@ -18,7 +19,7 @@ def assert_pastes_error(response: HttpResponse, status: int, message: str | re.P
     """
     assert response.status_code == status, (response.status_code, response.content[:300])
     assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body = response.json()
+    body = json.loads(response.content)
     assert set(body) == {"code", "message"}, body
     assert body["code"] == status, body
     if isinstance(message, re.Pattern):

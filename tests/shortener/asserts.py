@@ -6,6 +6,7 @@ own pages in an alert, Django's own failures on the site's error page); the resp
 Content-Type says which one the client was given, and the test says which one it expects.
 """
 
+import json
 import re
 from html import escape
 
@@ -23,7 +24,7 @@ def assert_shortener_error(response: HttpResponse, status: int, message: str | r
     """
     assert response.status_code == status, (response.status_code, response.content[:300])
     assert response["Content-Type"].startswith("application/json"), response["Content-Type"]
-    body = response.json()
+    body = json.loads(response.content)
     assert set(body) == {"success", "msg"}, body
     assert body["success"] is False, body
     assert _matches(message, body["msg"]), (message, body["msg"])

@@ -86,7 +86,7 @@ def test_lstu_sha256_hex_setting_is_accepted(alice_client, settings):
 def test_lstu_sha256_hex_setting_refuses_a_wrong_password(alice_client, settings):
     settings.SHORTENER_HASHED_ADMINPWD = hashlib.sha256(b"toto").hexdigest()
 
-    assert enter(alice_client, "titi").status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error(enter(alice_client, "titi"), 403, "Bad password")
 
 
 def test_admin_mode_cannot_be_entered_without_a_password_setting(alice_client, settings):
@@ -116,12 +116,13 @@ def test_ban_lasts_an_hour(alice_client, admin_password):
         for _ in range(3):
             enter(alice_client, "wrong")
         traveller.shift(59 * 60)
-        assert enter(alice_client, admin_password).status_code == status.HTTP_429_TOO_MANY_REQUESTS
+        assert_shortener_error(enter(alice_client, admin_password), 429, messages.TOO_MANY_BAD_PASSWORDS)
         traveller.shift(61 * 60)
 
         response = enter(alice_client, admin_password)
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": "You have been successfully logged in."}
 
 
 def test_ban_is_per_client_address(alice_client, bob_client, admin_password):
@@ -131,6 +132,7 @@ def test_ban_is_per_client_address(alice_client, bob_client, admin_password):
     response = enter(bob_client, admin_password, REMOTE_ADDR="192.0.2.2")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": "You have been successfully logged in."}
 
 
 def test_right_password_clears_earlier_bad_attempts(alice_client, admin_password):

@@ -186,6 +186,8 @@ def test_sixty_four_char_custom_text_is_accepted(alice_client):
     response = shorten(alice_client, "https://example.com/", custom="x" * 64)
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["short"] == "http://testserver/s/" + "x" * 64
+    assert ShortLink.objects.get().code == "x" * 64
 
 
 @pytest.mark.parametrize("url", ["truc", "ftp://example.com/file", "javascript:alert(1)", "http://", "https:///x"])
@@ -239,6 +241,8 @@ def test_host_outside_the_block_list_is_accepted(alice_client, settings):
     response = shorten(alice_client, "https://google.de/")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["url"] == "https://google.de/"
+    assert ShortLink.objects.get().url == "https://google.de/"
 
 
 def test_create_needs_login_in_json(client, db):
@@ -322,6 +326,8 @@ def test_json_create_with_session_cookie_needs_no_csrf_token(user):
     response = shorten(client, "https://example.com/")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["success"] is True
+    assert ShortLink.objects.get().owner == user
 
 
 def test_json_create_from_another_site_is_refused_without_token(user):

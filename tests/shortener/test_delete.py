@@ -5,7 +5,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.models import ShortLink
-from tests.shortener.asserts import assert_shortener_error
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -30,7 +30,7 @@ def test_deleted_link_no_longer_redirects(admin_mode_client, link, client):
 
     admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/abc"), 404, messages.LINK_GONE.format(short="http://testserver/s/abc"))
 
 
 def test_admin_delete_html_redirects_to_stats_with_a_message(admin_mode_client, link):

@@ -187,6 +187,9 @@ def test_import_refuses_an_expired_entry_with_its_reason(alice_client):
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
 
 
+USED_UP = messages.LINK_USED_UP.format(short="http://testserver/s/one")
+
+
 def visit(client: Client, code: str, address: str, **extra):
     return client.get(f"/s/{code}", REMOTE_ADDR=address, HTTP_USER_AGENT=FIREFOX, **extra)
 
@@ -238,6 +241,7 @@ def test_bots_and_json_lookups_do_not_use_up_visits(client):
     human = visit(client, "one", "192.0.2.9")
 
     assert human.status_code == status.HTTP_302_FOUND
+    assert human["Location"] == ShortLink.objects.get(code="one").url
 
 
 def test_a_link_used_up_in_another_process_stops_here_at_the_next_version_check(client, monkeypatch):
@@ -253,7 +257,7 @@ def test_a_link_used_up_in_another_process_stops_here_at_the_next_version_check(
     fastpath_links.bump_links_version()  # what the flush reaching the limit does
     fastpath_links.local_links.check_version()  # what this process's watcher thread does every second
 
-    assert visit(client, "one", "192.0.2.3").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(visit(client, "one", "192.0.2.3"), 404, USED_UP)
 
 
 def test_the_flush_that_reaches_the_limit_tells_every_process(client):
@@ -322,4 +326,4 @@ def test_visits_not_yet_written_still_count_after_the_copies_are_dropped(client,
     link_delete(link=other)  # drops every copy here and bumps the version, before the visit is written
     fastpath_links.local_links.check_version()
 
-    assert visit(client, "one", "192.0.2.2").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(visit(client, "one", "192.0.2.2"), 404, USED_UP)

@@ -14,7 +14,7 @@ from rest_framework import status
 from shortener import messages
 from shortener.fastpath import flush_visits
 from shortener.models import ShortLink
-from tests.shortener.asserts import assert_shortener_error
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +42,10 @@ def test_case_01_index_carries_the_security_headers(client):
 
 
 def test_case_02_robots_are_404_while_no_such_short(client):
-    assert client.get("/s/robots.txt").status_code == status.HTTP_404_NOT_FOUND
-    assert client.get("/s/robots").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/robots.txt"), 404, "Not found.")
+    assert_shortener_error_page(
+        client.get("/s/robots"), 404, messages.LINK_UNKNOWN.format(short="http://testserver/s/robots")
+    )
 
 
 def test_case_03_shorten_gives_an_eight_character_short_and_a_qrcode(creator):

@@ -69,7 +69,7 @@ def test_deleting_a_cached_link_stops_its_redirect(client):
 
     link_delete(link=link)
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/abc"), 404, messages.LINK_GONE.format(short="http://testserver/s/abc"))
 
 
 def test_changing_the_target_in_the_admin_updates_a_cached_redirect(client):
@@ -88,22 +88,27 @@ def test_removing_a_cached_link_from_the_database_stops_its_redirect(client):
 
     link.delete()
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(
+        client.get("/s/abc"), 404, messages.LINK_UNKNOWN.format(short="http://testserver/s/abc")
+    )
 
 
 def test_codes_are_case_sensitive(client):
-    ShortLinkFactory(code="AbC")
+    link = ShortLinkFactory(code="AbC")
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
-    assert client.get("/s/AbC").status_code == status.HTTP_302_FOUND
+    assert_shortener_error_page(
+        client.get("/s/abc"), 404, messages.LINK_UNKNOWN.format(short="http://testserver/s/abc")
+    )
+    assert client.get("/s/AbC")["Location"] == link.url
 
 
 def test_redirect_needs_no_login(client, user):
-    ShortLinkFactory(code="abc", owner=user)
+    link = ShortLinkFactory(code="abc", owner=user)
 
     response = client.get("/s/abc")
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == link.url
 
 
 def test_redirect_refuses_post(client):
@@ -169,3 +174,4 @@ def test_format_other_than_json_wins_over_accept(client):
     response = client.get("/s/abc", {"_format": "html"}, HTTP_ACCEPT="application/json")
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "https://lstu.fr"

@@ -143,6 +143,8 @@ def test_login_rate_limit_does_not_touch_other_addresses(client, user, settings)
     )
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_logout_json_succeeds_and_ends_the_session(alice_client):
@@ -198,6 +200,8 @@ def test_html_login_form_works_with_the_csrf_token(user):
     response = client.post("/s/login", {"login": "alice", "password": "alice-password", "csrfmiddlewaretoken": token})
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "/s/"
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_json_login_needs_no_csrf_token(user):
@@ -206,6 +210,8 @@ def test_json_login_needs_no_csrf_token(user):
     response = client.post("/s/login", {"login": "alice", "password": "alice-password", "_format": "json"})
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_json_login_from_another_site_needs_the_csrf_token(user):
@@ -243,6 +249,8 @@ def test_json_login_from_the_same_origin_needs_no_csrf_token(user):
     )
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_login_with_nul_character_is_refused(client, user):

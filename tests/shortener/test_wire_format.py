@@ -78,6 +78,7 @@ def test_format_html_overrides_an_accept_asking_for_json(client):
     response = client.get("/s/abc", {"format": "html"}, HTTP_ACCEPT="application/json")
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "https://lstu.fr"
 
 
 @pytest.mark.parametrize("variant", ["format query", ".json suffix", "Accept header"])
