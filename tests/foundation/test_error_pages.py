@@ -8,6 +8,8 @@ from django.test import RequestFactory
 from rest_framework import status
 
 from config import views
+from tests.pastes.asserts import assert_pastes_error
+from tests.shortener.asserts import assert_shortener_error_page
 
 pytestmark = pytest.mark.django_db
 
@@ -49,17 +51,14 @@ def test_service_unavailable_without_retry_after_sends_none():
 def test_service_unavailable_is_an_html_page_for_browsers():
     response = unavailable(factory.get("/s/abc"), retry_after=5)
 
-    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
-    assert response["Content-Type"].startswith("text/html")
-    assert b"The service is temporarily unavailable." in response.content
+    assert_shortener_error_page(response, 503, "The service is temporarily unavailable. Please retry.")
     assert response["Retry-After"] == "5"
 
 
 def test_oversized_body_outside_a_view_is_413_for_pastes():
     response = views.bad_request(factory.post("/pastes/api/paste"), RequestDataTooBig())
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    assert json.loads(response.content) == {"code": 413, "message": "The request body is too large."}
+    assert_pastes_error(response, 413, "The request body is too large.")
 
 
 def test_oversized_body_outside_a_view_stays_a_400_for_the_reports_api():
