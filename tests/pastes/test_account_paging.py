@@ -7,6 +7,7 @@ from rest_framework import status
 
 from pastes.models import Paste
 from pastes.serializers import ACCOUNT_MAX_PER_PAGE, ACCOUNT_PER_PAGE
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db
@@ -103,10 +104,7 @@ def test_the_last_page_and_past_it(owner_client, many_pastes):
 )
 @pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
 def test_unusable_page_values_get_the_pastes_error_shape(clients, user, params, message, who):
-    response = clients[who].get(URL, params)
-
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": message}
+    assert_pastes_error(clients[who].get(URL, params), 400, message)
 
 
 def test_the_count_leaves_out_expired_pastes(owner_client, user, many_pastes):

@@ -14,12 +14,12 @@ from rest_framework import status
 
 from common import paging
 from reports.models import URL_SORT_PREFIX, Project, Report
+from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ProjectFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/reports"
-UNAUTHENTICATED = {"message": "Unauthenticated."}
 # sort_by → the fields of the equivalent plain ORDER BY (the last breaks ties).
 PLAIN_ORDER = {"id": ("id",), "generated_at": ("generated_at", "id"), "url": ("url", "id"), "result": ("score", "id")}
 LONG_PREFIX = "https://deep.example/" + "a" * (URL_SORT_PREFIX + 100)
@@ -153,9 +153,7 @@ def test_others_and_anonymous_clients_see_none_of_the_reports(other_client, api_
     assert other_client.get(URL, {"page": 3}).json()["meta"]["total"] == 0
     assert other_client.get(URL, {"search": "deep"}).json()["data"] == []
 
-    anonymous = api_client.get(URL, {"page": 3, "sort_by": "url"})
-    assert anonymous.status_code == status.HTTP_401_UNAUTHORIZED
-    assert anonymous.json() == UNAUTHENTICATED
+    assert_reports_error(api_client.get(URL, {"page": 3, "sort_by": "url"}), 401)
 
 
 @pytest.mark.parametrize("params", [{"page": "-1"}, {"page": "x"}, {"per_page": "7"}, {"page": str(10**30)}])
