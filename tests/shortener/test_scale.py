@@ -20,12 +20,14 @@ from django.utils import timezone
 from rest_framework import status
 
 from common.estimated_count import EstimatedCountPaginator
+from shortener import messages
 from shortener.charts import CHART_DAYS, link_chart, site_chart
 from shortener.fastpath.visits import VisitBuffer, write_visits
 from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit
 from shortener.services import transfer
 from shortener.services.links import links_by_popularity, links_page, live_links_total
 from shortener.services.visits import visits_prune
+from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -137,15 +139,12 @@ def test_own_statistics_of_a_few_links_have_no_pager(alice_client, user):
 def test_statistics_pages_need_login(client, user):
     ShortLinkFactory(owner=user)
 
-    assert client.get("/s/stats", {**JSON, "page": 2}).status_code == status.HTTP_401_UNAUTHORIZED
+    assert_shortener_error(client.get("/s/stats", {**JSON, "page": 2}), 401, messages.LOGIN_REQUIRED)
     assert client.get("/s/stats", {"page": 2})["Location"].startswith("/s/login")
 
 
 def test_a_bad_page_is_refused_for_own_statistics_too(alice_client):
-    response = alice_client.get("/s/stats", {**JSON, "page": "0"})
-
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["success"] is False
+    assert_shortener_error(alice_client.get("/s/stats", {**JSON, "page": "0"}), 400, messages.PAGE_INVALID)
 
 
 @ON_POSTGRESQL
@@ -228,7 +227,7 @@ def test_the_export_holds_only_the_requesters_links(bob_client, other_user, many
 
 
 def test_the_export_needs_login(client, many_links):
-    assert client.get("/s/export", JSON).status_code == status.HTTP_401_UNAUTHORIZED
+    assert_shortener_error(client.get("/s/export", JSON), 401, messages.LOGIN_REQUIRED)
     assert client.get("/s/export")["Location"].startswith("/s/login")
 
 
