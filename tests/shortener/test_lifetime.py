@@ -161,7 +161,7 @@ def test_fullstats_does_not_count_expired_or_used_up_links(client):
 
 def test_lifetime_survives_export_and_import(alice_client, bob_client, user, other_user):
     ShortLinkFactory(code="mine", owner=user, is_custom=True, expires_at=IN_A_DAY, max_visits=4)
-    exported = alice_client.get("/s/export").content
+    exported = alice_client.get("/s/export").getvalue()
     ShortLink.objects.all().delete()
 
     upload = SimpleUploadedFile("links.json", exported)
