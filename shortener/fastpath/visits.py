@@ -17,9 +17,10 @@ from collections import Counter
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.utils import timezone
 
 from shortener.fastpath.bounded import bounded_set
-from shortener.fastpath.links import bump_links_version
+from shortener.fastpath.links import EXPIRED, GONE, USED_UP, bump_links_version
 from shortener.models import ShortLink, Visit
 from shortener.services.visits import VisitKey
 
@@ -204,3 +205,49 @@ class SeenVisits:
 
 
 seen = SeenVisits()
+
+
+def count_limited_visit(link_id: int, visit: VisitKey | None) -> str | None:
+    """Count a visit (None: a bot's or a prefetch, not counted) of a link with max_visits, if still allowed.
+
+    None if the redirect may go on, else why not (links.EXPIRED, USED_UP or GONE). One transaction:
+    the visit's row (the unique constraint: a visitor counts once a day), then the counter, raised
+    only while it is below the limit. Parallel transactions wait for each other's row lock and then
+    see the raised counter, so exactly max_visits visitors get through on any number of processes.
+    A repeat visitor of the day, or a bot, passes without counting while the link is not used up.
+    """
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            new = 0
+            if visit is not None:
+                link, visitor, day = visit
+                cursor.execute(
+                    f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    [link, visitor, connection.ops.adapt_datefield_value(day)],
+                )
+                new = cursor.rowcount
+            cursor.execute(
+                f"UPDATE {LINK_TABLE} SET counter = counter + %s WHERE id = %s AND deleted_at IS NULL "
+                "AND (expires_at IS NULL OR expires_at > %s) AND (max_visits IS NULL OR counter < max_visits) "
+                "RETURNING max_visits IS NOT NULL AND counter >= max_visits",
+                [new, link_id, now],
+            )
+            row = cursor.fetchone()
+            if row is not None:
+                if row[0]:
+                    bump_links_version()  # used up now: other processes drop their copies
+                return None
+            # Refused: the link's row says why, and the visit's row goes (rolled back).
+            cursor.execute(
+                f"SELECT deleted_at IS NOT NULL, expires_at IS NOT NULL AND expires_at <= %s "
+                f"FROM {LINK_TABLE} WHERE id = %s",
+                [now, link_id],
+            )
+            row = cursor.fetchone()
+            transaction.set_rollback(True)
+    except IntegrityError:
+        return GONE  # the link was removed from the database meanwhile
+    if row is None or row[0]:
+        return GONE
+    return EXPIRED if row[1] else USED_UP
