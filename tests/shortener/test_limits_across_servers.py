@@ -68,7 +68,7 @@ def test_sequential_visits_across_servers_never_overshoot_the_limit(servers):
     answers = []
     for n in range(10):
         answers.append(follow(f"{servers[n % 2].url}/s/five", f"Mozilla/5.0 one-after-another-{n}"))
-        time.sleep(0.1)
+        time.sleep(0.3)
 
     assert answers == [302] * 5 + [404] * 5
     assert ShortLink.objects.get(code="five").counter == 5
