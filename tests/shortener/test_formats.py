@@ -73,3 +73,24 @@ def test_the_format_chosen_is_the_documented_one(variant, json_expected):
     status, response_headers, _body = get("/s/no/such/page", query, headers)
 
     assert (status, is_json(response_headers)) == (404, json_expected)
+
+
+CIRCLE = ("errors", "formats", "negotiation", "tokens", "throttling")
+
+
+@pytest.mark.parametrize("module", CIRCLE)
+def test_the_modules_of_the_former_import_circle_import_at_the_top_only(module):
+    import ast
+    import importlib
+    from pathlib import Path
+
+    source = Path(importlib.import_module(f"shortener.{module}").__file__).read_text()
+
+    nested = [
+        node.lineno
+        for function in ast.walk(ast.parse(source))
+        if isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(function)
+        if isinstance(node, ast.Import | ast.ImportFrom)
+    ]
+    assert nested == [], f"shortener/{module}.py imports inside a function at lines {nested}"
