@@ -350,3 +350,14 @@ def test_options_on_the_api_docs_is_a_405_in_a_s_shape():
     assert response.json() == {"message": "Method Not Allowed.", "status": 405}
     assert response["Allow"] == "GET, HEAD"
     assert Client().get("/api/docs/").status_code == 200
+
+
+@pytest.mark.parametrize("content", ["[" * 100_000 + "]" * 100_000, '["\\ud800"]', "[1e400]"])
+def test_a_paste_that_looks_like_hostile_json_has_a_page(user, content):
+    # Guessing its syntax parsed it with the standard library's parser: 100,000 levels were a 500.
+    paste = PasteFactory(owner=user, content=content)
+
+    response = Client().get(f"/pastes/{paste.pk}")
+
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/html")
