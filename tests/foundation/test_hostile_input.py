@@ -50,6 +50,12 @@ BODIES = {
     "multipart without boundary": ("multipart/form-data", b"x"),
     "bad charset": ("application/json; charset=nonexistent", b"{}"),
     "huge body": (JSON, b'{"content": "' + b"a" * (3 * 1024 * 1024) + b'"}'),
+    "3,000 form fields": (FORM, "&".join(f"a{n}=1" for n in range(3000)).encode()),
+    "3,000 multipart fields": (
+        "multipart/form-data; boundary=x",
+        b"".join(b'--x\r\nContent-Disposition: form-data; name="a%d"\r\n\r\n1\r\n' % n for n in range(3000))
+        + b"--x--\r\n",
+    ),
 }
 
 
