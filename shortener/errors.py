@@ -8,7 +8,7 @@ for Django's own failures (config.views: unknown URL, bad request, crash, unavai
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-from shortener.formats import wants_json
+from shortener.formats import UNREADABLE_BODY, wants_json
 
 UNAVAILABLE = "The service is temporarily unavailable. Please retry."
 STATUS_MESSAGES = {
@@ -85,9 +85,12 @@ def too_large(request: HttpRequest) -> HttpResponse:
 
 
 def unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
-    # The outage is elsewhere, so a posted form's wish counts too (formats ignores an unreadable body).
+    # The outage is elsewhere, so a posted form's wish counts too, if the form can be read.
     message = STATUS_MESSAGES[503]
-    as_json = wants_json(request)
+    try:
+        as_json = wants_json(request)
+    except UNREADABLE_BODY:
+        as_json = wants_json(request, read_body=False)
     context = {"status": 503, "message": message}
     return _answer(
         request, 503, message, as_json=as_json, template="error.html", context=context, retry_after=retry_after

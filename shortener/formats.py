@@ -28,7 +28,7 @@ FORMAT_FIELDS = ("_format", "format")
 SUFFIX_ATTR = "shortener_format_suffix"
 JSON_DEFAULT_ATTR = "shortener_json_by_default"
 TOKEN_PRESENTED_ATTR = "shortener_token_presented"
-# What reading a form body may raise; then the body has no say (its reader answers for it).
+# What reading a form body may raise.
 UNREADABLE_BODY = (RequestDataTooBig, TooManyFieldsSent, UnreadablePostError, MultiPartParserError)
 
 
@@ -54,10 +54,8 @@ def has_json_body(request: HttpRequest) -> bool:
 def _form_format(request: HttpRequest) -> str | None:
     if request.method != "POST" or has_json_body(request):
         return None
-    try:
-        form = request.POST
-    except UNREADABLE_BODY:
-        return None
+    # May raise UNREADABLE_BODY: a view then answers Django's 400 (413), as its own reading would.
+    form = request.POST
     return next((form[name] for name in FORMAT_FIELDS if name in form), None)
 
 
@@ -76,7 +74,8 @@ def wants_json(request: HttpRequest, *, read_body: bool = True) -> bool:
     """Whether to answer `request` in JSON (the rules above).
 
     `read_body=False` leaves a posted form's `_format` out: for answering a failure to read
-    the body (too large, too many fields), or before the body should be read at all.
+    the body (too large, too many fields), or before the body should be read at all. Without
+    it, a body that cannot be read raises (one of UNREADABLE_BODY).
     """
     if getattr(request, TOKEN_PRESENTED_ATTR, False):
         return True
