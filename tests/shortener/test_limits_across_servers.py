@@ -5,6 +5,7 @@ a one-visit link opened for two people, and five-visit links took ten sequential
 PostgreSQL only (several processes on one database).
 """
 
+import datetime
 import time
 from concurrent.futures import ThreadPoolExecutor
 from threading import Barrier
@@ -12,6 +13,7 @@ from threading import Barrier
 import httpx
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from shortener.models import ShortLink
 from tests.servers import Server, served_database_url, server_env
@@ -72,3 +74,20 @@ def test_sequential_visits_across_servers_never_overshoot_the_limit(servers):
 
     assert answers == [302] * 5 + [404] * 5
     assert ShortLink.objects.get(code="five").counter == 5
+
+
+def test_a_link_stops_at_its_expiry_on_every_server(servers):
+    expires_at = timezone.now() + datetime.timedelta(seconds=3)
+    ShortLinkFactory(code="soon", expires_at=expires_at)
+    deadline = expires_at.timestamp()
+
+    answers = []  # (sent, answered, status)
+    for n in range(25):
+        sent = time.time()
+        status = follow(f"{servers[n % 2].url}/s/soon", f"Mozilla/5.0 until-expiry-{n}")
+        answers.append((sent, time.time(), status))
+        time.sleep(0.2)
+
+    assert all(status == 302 for sent, answered, status in answers if answered < deadline)
+    assert all(status == 404 for sent, answered, status in answers if sent >= deadline)
+    assert {status for *_, status in answers} == {302, 404}
