@@ -99,11 +99,6 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return interface_errors(request).error_response(request, 500)
 
 
-def service_unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
-    """503 in the interface's shape, with Retry-After when given (for when a dependency is down)."""
-    return interface_errors(request).unavailable(request, retry_after=retry_after)
-
-
 class ApiDocs(SpectacularSwaggerSplitView):
     """The API's documentation page (Swagger UI), for GET and HEAD only.
 

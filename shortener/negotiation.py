@@ -18,7 +18,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
@@ -28,7 +28,7 @@ from shortener.errors import Failure, failure_response
 from shortener.formats import JSON_DEFAULT_ATTR, JSON_TYPE, SUFFIX_ATTR, has_json_body, wants_json
 from shortener.tokens import authenticate_token, has_token
 
-__all__ = ["JSON_TYPE", "SUFFIX_ATTR", "endpoint", "is_cross_site", "request_data", "success", "wants_json"]
+__all__ = ["JSON_TYPE", "SUFFIX_ATTR", "endpoint", "is_cross_site", "request_data", "wants_json"]
 
 SAFE_FETCH_SITES = {"same-origin", "none"}
 # Only an installed extension can send these origins, and one with access to this site
@@ -64,10 +64,6 @@ def _json_object(request: HttpRequest) -> dict[str, str]:
         elif not isinstance(value, str):
             raise Failure(messages.FIELD_NOT_TEXT.format(field=key))
     return data
-
-
-def success(**fields: Any) -> JsonResponse:
-    return JsonResponse({"success": True, **fields})
 
 
 def is_cross_site(request: HttpRequest) -> bool:
