@@ -25,7 +25,10 @@ from schemathesis.config import SchemathesisConfig
 from reports import tasks
 from reports.analysis import AnalysisResult
 from reports.models import ApiKey as ReportsApiKey
+from reports.serializers import INVALID_URL
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory, issue_key
+from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ReportFactory
 
 pytestmark = [pytest.mark.django_db]
@@ -180,8 +183,8 @@ def test_schema_states_the_mismatches_issue_20_found(openapi, user):
         f"/pastes/edit/{paste.pk}", {"id": ""}, content_type="application/json"
     )
 
-    assert refused_url.status_code == 422
+    assert_reports_error(refused_url, 422, {"url": [INVALID_URL]})
     assert (url["format"], re.search(url["pattern"], "0")) == ("uri", None)
     assert re.search(url["pattern"], "https://example.com/page")
-    assert refused_id.status_code == 400
+    assert_pastes_error(refused_id, 400, "id must not be empty.")
     assert edit_id["minLength"] == 1

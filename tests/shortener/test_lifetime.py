@@ -252,8 +252,7 @@ def test_a_link_used_up_in_another_process_stops_here_at_once(client):
 
     refused = visit(client, "two", "192.0.2.2", HTTP_ACCEPT="application/json")
 
-    assert refused.status_code == status.HTTP_404_NOT_FOUND
-    assert refused.json()["msg"] == messages.LINK_USED_UP.format(short="http://testserver/s/two")
+    assert_shortener_error(refused, 404, messages.LINK_USED_UP.format(short="http://testserver/s/two"))
     assert ShortLink.objects.get().counter == 2
 
 
@@ -286,8 +285,7 @@ def test_a_link_deleted_between_lookup_and_visit_answers_gone(client):
     assert fastpath_links.lifetime_over(cached) is None  # the copy does not know yet
     response = client.get("/s/one", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json()["msg"] == messages.LINK_GONE.format(short="http://testserver/s/one")
+    assert_shortener_error(response, 404, messages.LINK_GONE.format(short="http://testserver/s/one"))
 
 
 def test_the_flush_that_reaches_the_limit_tells_every_process(client):
