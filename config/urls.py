@@ -4,11 +4,18 @@ from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.authentication import SessionAuthentication
 
 from config import views
 
 admin.site.site_header = f"{settings.SERVICE_NAME} administration"
 admin.site.site_title = settings.SERVICE_NAME
+
+
+class ApiDocsView(SpectacularSwaggerSplitView):
+    """Swagger UI with the site's header, which shows who is signed in: so the page reads the session."""
+
+    authentication_classes = [SessionAuthentication]
 
 
 def _prefixed(prefix: str) -> str:
@@ -20,7 +27,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", ApiDocsView.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("reports.api_urls")),
     path("", include("reports.urls")),
     path(_prefixed(settings.PASTES_PREFIX), include("pastes.urls")),
