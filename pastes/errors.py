@@ -123,10 +123,9 @@ def paste_exception_handler(exc: Exception, context: dict) -> Response | None:
 
     message = first_message(exc.detail)
     if isinstance(exc, exceptions.UnsupportedMediaType):
-        message += (
-            " Send the body as JSON with Content-Type: application/json,"
-            " or the text itself as the body with the name in the query string (?name=...)."
-        )
+        message += " Send the body as JSON with Content-Type: application/json."
+        if getattr(context.get("view"), "takes_text_bodies", False):
+            message += " Or send the text itself as the body, with the name in the query string (?name=...)."
     if type(exc) in MESSAGES and message == str(type(exc).default_detail):
         message = MESSAGES[type(exc)]
     headers = {}

@@ -107,6 +107,7 @@ class PasteCreateView(PasteAPIView):
 
     permission_classes = [IsAuthenticated]
     parser_classes = [LimitedJSONParser, MultiPartParser]
+    takes_text_bodies = True  # the 415 answer says so (pastes.errors)
 
     @extend_schema(**schema.CREATE)
     def post(self, request: Request) -> Response | HttpResponse:

@@ -119,3 +119,16 @@ def test_pastes_index_is_a_page_for_a_browser(client):
     assert response["Content-Type"].startswith("text/html")
     assert "Accept" in response["Vary"]
     assert b'href="/s/login?next=/pastes/"' in response.content
+
+
+def test_on_the_shortener_host_the_header_links_only_what_is_served(client, settings):
+    settings.SHORTENER_HOST = "sho.rt"
+    settings.ALLOWED_HOSTS = ["testserver", "sho.rt"]
+
+    response = client.get("/", headers={"host": "sho.rt", "accept": BROWSER_ACCEPT})
+
+    body = response.content.decode()
+    assert response.status_code == status.HTTP_200_OK
+    assert '<nav class="site-nav" aria-label="Site">' in body
+    assert ">Short links</a>" in body
+    assert ">Pastes</a>" not in body and ">Reports</a>" not in body and ">API docs</a>" not in body
