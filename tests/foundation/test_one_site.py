@@ -132,3 +132,10 @@ def test_on_the_shortener_host_the_header_links_only_what_is_served(client, sett
     assert '<nav class="site-nav" aria-label="Site">' in body
     assert ">Short links</a>" in body
     assert ">Pastes</a>" not in body and ">Reports</a>" not in body and ">API docs</a>" not in body
+
+
+def test_the_sign_in_page_sends_a_signed_in_reader_straight_back(user):
+    client = signed_in_at_s_login(user)
+
+    assert client.get("/s/login?next=/pastes/new")["Location"] == "/pastes/new"
+    assert client.get("/s/login?next=https://evil.example/")["Location"] == "/s/"
