@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 
-from reports.models import Project, Report
+from reports.models import SCORE_CATEGORIES, Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 
@@ -72,6 +72,31 @@ class ReportFilterSet(DefaultingFilterSet):
     )
     project = filters.CharFilter(method="filter_project", help_text="Only the reports of this project (a host).")
     result = filters.ChoiceFilter(choices=Report.Result.choices, help_text="good, decent or bad.")
+    # A score filter's value that is not a number filters nothing, as other unusable values do.
+    min_score = filters.NumberFilter(
+        field_name="score", lookup_expr="gte", help_text="Only reports whose overall score is at least this (0-100)."
+    )
+    min_score_seo = filters.NumberFilter(
+        field_name="score_seo", lookup_expr="gte", help_text="Only reports whose SEO score is at least this."
+    )
+    min_score_performance = filters.NumberFilter(
+        field_name="score_performance",
+        lookup_expr="gte",
+        help_text="Only reports whose performance score is at least this.",
+    )
+    min_score_security = filters.NumberFilter(
+        field_name="score_security", lookup_expr="gte", help_text="Only reports whose security score is at least this."
+    )
+    min_score_accessibility = filters.NumberFilter(
+        field_name="score_accessibility",
+        lookup_expr="gte",
+        help_text="Only reports whose accessibility score is at least this.",
+    )
+    min_score_miscellaneous = filters.NumberFilter(
+        field_name="score_miscellaneous",
+        lookup_expr="gte",
+        help_text="Only reports whose miscellaneous score is at least this.",
+    )
     sort_by = filters.ChoiceFilter(
         choices=[("id", "id"), ("generated_at", "generated_at"), ("url", "url"), ("result", "result")],
         method="keep",
@@ -89,7 +114,16 @@ class ReportFilterSet(DefaultingFilterSet):
 
     class Meta:
         model = Report
-        fields = ["search", "search_by", "project", "result", "sort_by", "sort"]
+        fields = [
+            "search",
+            "search_by",
+            "project",
+            "result",
+            "min_score",
+            *(f"min_score_{category}" for category in SCORE_CATEGORIES),
+            "sort_by",
+            "sort",
+        ]
 
     def filter_project(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         return queryset.filter(project__name=value.strip().lower())

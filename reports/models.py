@@ -87,6 +87,10 @@ class ReportStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+# The engine's categories (reports/analysis/checks), each with a score column `score_<category>`.
+SCORE_CATEGORIES = ("seo", "performance", "security", "accessibility", "miscellaneous")
+
+
 class ReportPrivacy(models.IntegerChoices):
     PUBLIC = 0, "Public"
     PRIVATE = 1, "Private"
@@ -120,6 +124,19 @@ class Report(models.Model):
     url = models.CharField(max_length=URL_MAX_LENGTH)
     result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
     score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
+    # One column per category rather than a JSON object: the lists filter on them
+    # (min_score_seo=…) and the database holds each to 0-100 like the overall score.
+    score_seo = models.PositiveSmallIntegerField(null=True, blank=True, help_text="SEO score, 0 to 100.")
+    score_performance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Performance score, 0 to 100."
+    )
+    score_security = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Security score, 0 to 100.")
+    score_accessibility = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Accessibility score, 0 to 100."
+    )
+    score_miscellaneous = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Miscellaneous score, 0 to 100."
+    )
     results = models.JSONField(default=dict, blank=True, help_text="Each check's outcome, grouped by category.")
     rendering = models.JSONField(
         default=dict, blank=True, help_text="Which document the page checks read: the HTML as served or as rendered."
@@ -146,6 +163,15 @@ class Report(models.Model):
         constraints = [
             models.CheckConstraint(
                 condition=Q(score__isnull=True) | Q(score__lte=100), name="reports_report_score_range"
+            ),
+            models.CheckConstraint(
+                condition=Q(
+                    *(
+                        Q(**{f"score_{category}__isnull": True}) | Q(**{f"score_{category}__lte": 100})
+                        for category in SCORE_CATEGORIES
+                    )
+                ),
+                name="reports_report_category_scores_range",
             ),
             models.CheckConstraint(
                 condition=Q(result__in=["", *ReportResult.values]), name="reports_report_result_valid"
@@ -193,6 +219,15 @@ class Report(models.Model):
         # Not expressible as a constraint: the database cannot compare across the foreign key.
         if self.project_id is not None and self.project.owner_id != self.owner_id:
             raise ValidationError({"project": "A report belongs to a project of its own owner."})
+
+    @property
+    def scores(self) -> dict[str, int | None]:
+        """Each category's score (null until the first analysis is done)."""
+        return {category: getattr(self, f"score_{category}") for category in SCORE_CATEGORIES}
+
+    def set_scores(self, scores: dict[str, int]) -> None:
+        for category in SCORE_CATEGORIES:
+            setattr(self, f"score_{category}", scores.get(category))
 
     @property
     def is_finished(self) -> bool:

@@ -43,7 +43,7 @@ from redis.exceptions import RedisError
 from common.cache import RedisOutage
 from reports.analysis import AnalysisError, analyze
 from reports.errors import AnalysisFailed
-from reports.models import Report
+from reports.models import SCORE_CATEGORIES, Report
 
 logger = logging.getLogger(__name__)
 
@@ -128,6 +128,7 @@ def analyze_report(report_id: int, run: int) -> str:
         error="",
         score=analysis.score,
         result=analysis.rating,
+        **{f"score_{category}": analysis.scores.get(category) for category in SCORE_CATEGORIES},
         results=analysis.results,
         rendering=analysis.rendering,
         generated_at=timezone.now(),

@@ -39,7 +39,8 @@ def analyze(url: str) -> AnalysisResult:
     )
     results = run_checks(context)
     bands = config.rating_bands()
-    score = scoring.score(results, config.importance_weights(), bands)
+    weights = config.importance_weights()
+    score = scoring.score(results, weights, bands)
     timing = {
         "ttfb_ms": document.ttfb_ms,
         "total_ms": document.total_ms,
@@ -52,6 +53,7 @@ def analyze(url: str) -> AnalysisResult:
         final_url=document.url,
         score=score,
         rating=scoring.rating(score, bands),
+        scores=scoring.category_scores(results, weights, bands),
         results=results,
         timing=timing,
         rendering=rendering,
