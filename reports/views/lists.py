@@ -18,9 +18,9 @@ from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_safe
 
-from reports import charts
+from reports import charts, presentation
 from reports.filters import ProjectFilterSet, ReportFilterSet
-from reports.models import Project, Report
+from reports.models import SCORE_CATEGORIES, Project, Report
 from reports.pagination import DEFAULT_PER_PAGE, PER_PAGE_CHOICES
 
 signed_in = login_required(login_url=reverse_lazy("shortener:login"))
@@ -69,18 +69,24 @@ def report_list(request: HttpRequest) -> HttpResponse:
     return render(request, "reports/report_list.html", context)
 
 
-def _score_histories(projects: list[Project]) -> dict[int, list[tuple[datetime, int]]]:
-    """Each project's newest CHART_POINTS analysed (generated_at, score) pairs, oldest first, in one query."""
+# What the project chart can draw (`?chart=`): the overall score (the default) or a category's.
+CHART_CHOICES = [("score", "Overall score")] + [
+    (category, f"{presentation.CATEGORY_LABELS[category]} score") for category in SCORE_CATEGORIES
+]
+
+
+def _score_histories(projects: list[Project], field: str) -> dict[int, list[tuple[str, datetime, int]]]:
+    """Each project's newest CHART_POINTS analysed (url, generated_at, score) triples, oldest first, in one query."""
     recent = (
-        Report.objects.filter(project__in=projects, score__isnull=False, generated_at__isnull=False)
+        Report.objects.filter(project__in=projects, generated_at__isnull=False, **{f"{field}__isnull": False})
         .annotate(recency=Window(RowNumber(), partition_by=F("project_id"), order_by=F("generated_at").desc()))
         .filter(recency__lte=CHART_POINTS)
         .order_by("project_id", "generated_at", "id")
-        .values_list("project_id", "generated_at", "score")
+        .values_list("project_id", "url", "generated_at", field)
     )
-    histories: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
-    for project_id, generated_at, score in recent:
-        histories[project_id].append((generated_at, score))
+    histories: dict[int, list[tuple[str, datetime, int]]] = defaultdict(list)
+    for project_id, url, generated_at, score in recent:
+        histories[project_id].append((url, generated_at, score))
     return histories
 
 
@@ -90,12 +96,17 @@ def project_list(request: HttpRequest) -> HttpResponse:
     projects = Project.objects.filter(owner=request.user).annotate(report_count=Count("reports"))
     filterset = ProjectFilterSet(request.GET, queryset=projects, request=request)
     page = _page(request, filterset.qs)
-    histories = _score_histories(list(page))
-    rows = [(project, charts.score_chart(histories.get(project.pk, []))) for project in page]
+    chart = request.GET.get("chart", "score")
+    chart = chart if chart in dict(CHART_CHOICES) else "score"
+    histories = _score_histories(list(page), "score" if chart == "score" else f"score_{chart}")
+    label = dict(CHART_CHOICES)[chart]
+    rows = [(project, charts.score_chart(histories.get(project.pk, []), label)) for project in page]
     context = {
         "filter": filterset,
         "page": page,
         "rows": rows,
+        "chart_choice": chart,
+        "chart_choices": CHART_CHOICES,
         "sort_by_choices": _choices(filterset, "sort_by"),
         "per_page_choices": PER_PAGE_CHOICES,
     }
