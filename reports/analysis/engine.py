@@ -32,7 +32,9 @@ def analyze(url: str) -> AnalysisResult:
     finally:
         fetcher.close()
     page, rendering, rendered = source_page, {"document": "source"}, None
-    if settings.REPORTS_RENDER:
+    if settings.REPORTS_RENDER == "auto" and not _chromium_installed():
+        rendering = {"document": "source", "render_skipped": "Chromium is not installed (REPORTS_RENDER=auto)"}
+    elif settings.REPORTS_RENDER:
         page, rendering, rendered = _rendered_page(document, source_page)
     context = Context(
         url, document, decoded, page, resources, config.thresholds(), source_page=source_page, rendered=rendered
@@ -60,6 +62,12 @@ def analyze(url: str) -> AnalysisResult:
     )
 
 
+def _chromium_installed() -> bool:
+    from reports.analysis.rendering import chromium_installed
+
+    return chromium_installed()
+
+
 def _rendered_page(document, source_page: ParsedPage) -> tuple[ParsedPage, dict, dict | None]:
     """The rendered document's facts, or the source's when rendering fails (the report says which)."""
     from reports.analysis.rendering import RenderError, render
@@ -73,6 +81,7 @@ def _rendered_page(document, source_page: ParsedPage) -> tuple[ParsedPage, dict,
         "render_ms": rendered.elapsed_ms,
         "requests": rendered.requests,
         "refused": rendered.refused,
+        "memory_mb": round(rendered.peak_memory_kib / 1024),
         "dom_nodes": {"source": source_page.dom_nodes, "rendered": rendered.facts.get("dom_nodes")},
     }
     return parse(rendered.html, document.url), rendering, rendered.facts

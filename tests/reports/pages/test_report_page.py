@@ -29,6 +29,10 @@ def test_public_report_is_shown_to_anyone(client):
         ({"document": "source"}, "checked as served, without running scripts"),
         ({"document": "rendered", "render_ms": 2100}, "checked as rendered by a browser"),
         ({"document": "source", "render_error": "Playwright is not installed"}, "rendering failed: Playwright is"),
+        (
+            {"document": "source", "render_skipped": "Chromium is not installed (REPORTS_RENDER=auto)"},
+            "without running scripts (Chromium is not installed (REPORTS_RENDER=auto))",
+        ),
     ],
 )
 def test_report_page_says_which_document_the_checks_read(client, rendering, said):
