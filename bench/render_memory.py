@@ -1,7 +1,7 @@
 """Chromium's memory with N renderings at once (issue 21): the budget REPORTS_RENDER_MAX_TOTAL_MB holds.
 
 Renders the largest pages of tests/reports/corpus (served by the test site on 127.0.0.1) N at a
-time (8 by default, the most a worker host is expected to run), samples every 100 ms the memory of
+time (8 by default, the most a worker host is expected to run), samples every 200 ms the memory of
 all browser processes this process started (proportional set size, so libraries shared between
 the browsers count once; Linux's smaps_rollup), and prints the peak total, the peak of each
 rendering as its own watch saw it, and whether any rendering went over its budget.
@@ -45,10 +45,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--concurrency", type=int, default=8)
     parser.add_argument("--rounds", type=int, default=2, help="batches of --concurrency renderings")
+    parser.add_argument(
+        "--timeout", type=float, default=60, help="REPORTS_RENDER_TIMEOUT: on a busy machine 20 s is too short"
+    )
     args = parser.parse_args()
 
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     settings.REPORTS_RENDER = True
+    settings.REPORTS_RENDER_TIMEOUT = args.timeout
     netguard.resolve = local_only
     pages = sorted(PAGES_DIR.glob("*.html"), key=lambda page: page.stat().st_size, reverse=True)
     site = TestSite()

@@ -91,7 +91,7 @@ def chromium_installed() -> bool:
 
 
 # How often the memory watch samples the browser's processes.
-MEMORY_SAMPLE_SECONDS = 0.1
+MEMORY_SAMPLE_SECONDS = 0.2
 
 
 def _parent(pid: int) -> int | None:
@@ -130,8 +130,36 @@ def _find_browser(marker: str) -> int | None:
     return None
 
 
+def _children(pid: int) -> list[int] | None:
+    """The process's children, from /proc/<pid>/task/*/children; None where the kernel lacks that file."""
+    children = []
+    try:
+        for task in os.scandir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task.name}/children", "rb") as listed:
+                children.extend(int(child) for child in listed.read().split())
+    except FileNotFoundError:
+        return None if not os.path.exists(f"/proc/{pid}") else children
+    except OSError:
+        pass  # a thread or the process ended meanwhile
+    return children
+
+
 def process_tree_kib(root: int) -> int:
     """The memory of `root` and all its descendants (Chromium's zygotes, renderers, utilities), in KiB."""
+    tree, pending = set(), [root]
+    while pending:
+        pid = pending.pop()
+        if pid in tree:
+            continue
+        tree.add(pid)
+        children = _children(pid)
+        if children is None:  # no children files: find the descendants by every process's parent
+            return _scanned_tree_kib(root)
+        pending.extend(children)
+    return sum(_memory_kib(pid) for pid in tree)
+
+
+def _scanned_tree_kib(root: int) -> int:
     parents = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit() and (parent := _parent(int(entry.name))) is not None:
