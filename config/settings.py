@@ -264,9 +264,14 @@ REPORTS_RATE_LIMIT = env_int("REPORTS_RATE_LIMIT", 60, minimum=1)  # API request
 REPORTS_RATE_PERIOD = env_int("REPORTS_RATE_PERIOD", 60, minimum=1)
 # Load the page in headless Chromium (Debian's, via Playwright) and run the DOM checks on the
 # rendered document; it has its own time and memory budget (see reports/analysis/rendering.py).
-REPORTS_RENDER = env_bool("REPORTS_RENDER", False)
+# "auto" (the default) renders when Chromium is installed and otherwise reads the source, which
+# the report's `rendering` says; 1 always renders (a failure falls back to the source too), 0 never.
+REPORTS_RENDER = "auto" if env_str("REPORTS_RENDER", "auto").strip().lower() == "auto" else env_bool("REPORTS_RENDER")
 REPORTS_RENDER_TIMEOUT = env_float("REPORTS_RENDER_TIMEOUT", 20.0, minimum=1.0)
 REPORTS_RENDER_MAX_MEMORY_MB = env_int("REPORTS_RENDER_MAX_MEMORY_MB", 512, minimum=64)
+# All of one rendering's Chromium processes together (proportional set size): past it the browser is
+# killed and the analysis reads the source. The JS heap limit above alone leaves the rest uncapped.
+REPORTS_RENDER_MAX_TOTAL_MB = env_int("REPORTS_RENDER_MAX_TOTAL_MB", 640, minimum=128)
 REPORTS_CHROMIUM_PATH = env_str("REPORTS_CHROMIUM_PATH", "/usr/bin/chromium")
 # Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
 # (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.

@@ -1,8 +1,11 @@
-"""A project's score over time as an SVG line chart, drawn on the server.
+"""A project's scores over time as an SVG line chart, drawn on the server: one line per URL.
 
 No chart library and no script: the geometry is computed here and the template
 `reports/score_chart.html` writes it out as SVG with classes only (no inline
 style), which the site's strict Content Security Policy allows and which prints.
+A project holds many URLs; each gets its own line (a project's URLs are different
+pages, and one line through all of them would zigzag between pages, not show a
+trend), at most MAX_LINES of them, the most recently analysed.
 """
 
 from collections.abc import Sequence
@@ -11,10 +14,10 @@ from datetime import datetime
 
 from reports.analysis import config
 
-WIDTH, HEIGHT = 600, 180
-# Room for the score axis on the left and the dates below.
-LEFT, RIGHT, TOP, BOTTOM = 46, 12, 10, 30
-SCORE_TICKS = (0, 50, 100)
+WIDTH, HEIGHT = 600, 200
+# Room for the score axis and its title on the left, the dates and the axis title below.
+LEFT, RIGHT, TOP, BOTTOM = 52, 12, 22, 40
+MAX_LINES = 6
 
 
 @dataclass(frozen=True)
@@ -30,18 +33,16 @@ class Line:
     y: float
     label: str
     css_class: str
+    value: float = 0
 
 
 @dataclass(frozen=True)
-class ScoreChart:
-    width: int
-    height: int
+class Series:
+    """One URL's scores, oldest first."""
+
+    url: str
     points: list[Point]
-    ticks: list[Line]
-    bands: list[Line]
-    left: int
-    right: float
-    bottom: float
+    css_class: str
 
     @property
     def polyline(self) -> str:
@@ -57,44 +58,102 @@ class ScoreChart:
 
     @property
     def summary(self) -> str:
-        """The chart in words, for screen readers (the SVG's title)."""
         if len(self.points) == 1:
-            return f"One report, score {self.first.score}."
+            return f"{self.url}: one report, score {self.first.score}."
         change = self.last.score - self.first.score
         trend = f"up {change}" if change > 0 else f"down {-change}" if change < 0 else "unchanged"
-        first, last = self.first, self.last
-        return (
-            f"{len(self.points)} reports from {first.generated_at:%-d %b %Y} to {last.generated_at:%-d %b %Y}:"
-            f" score {first.score} to {last.score} ({trend})."
+        return f"{self.url}: {len(self.points)} reports, score {self.first.score} to {self.last.score} ({trend})."
+
+
+@dataclass(frozen=True)
+class ScoreChart:
+    width: int
+    height: int
+    series: list[Series]
+    ticks: list[Line]
+    bands: list[Line]
+    left: int
+    right: float
+    top: int
+    bottom: float
+    start: datetime
+    end: datetime
+    label: str
+    # URLs with reports that are not drawn (more than MAX_LINES).
+    left_out: int = 0
+
+    @property
+    def points(self) -> list[Point]:
+        return [point for series in self.series for point in series.points]
+
+    @property
+    def last(self) -> Point:
+        """The most recent report drawn."""
+        return max((series.last for series in self.series), key=lambda point: point.generated_at)
+
+    @property
+    def middle(self) -> float:
+        return (self.left + self.right) / 2
+
+    @property
+    def summary(self) -> str:
+        """The chart in words, for screen readers (the SVG's title)."""
+        urls = f"{len(self.series)} URL{'' if len(self.series) == 1 else 's'}"
+        when = (
+            f"on {self.start:%-d %b %Y}"
+            if self.start.date() == self.end.date()
+            else f"from {self.start:%-d %b %Y} to {self.end:%-d %b %Y}"
         )
+        return f"{self.label} of {urls} {when}. " + " ".join(series.summary for series in self.series)
 
 
 def _y(score: float) -> float:
     return round(TOP + (HEIGHT - TOP - BOTTOM) * (1 - score / 100), 1)
 
 
-def score_chart(history: Sequence[tuple[datetime, int]]) -> ScoreChart | None:
-    """The chart of (generated_at, score) pairs, oldest first; None when there is nothing to draw."""
+def score_chart(history: Sequence[tuple[str, datetime, int]], label: str = "Score") -> ScoreChart | None:
+    """The chart of (url, generated_at, score) triples, oldest first; None when there is nothing to draw."""
     if not history:
         return None
-    start, end = history[0][0], history[-1][0]
+    by_url: dict[str, list[tuple[datetime, int]]] = {}
+    for url, generated_at, score in history:
+        by_url.setdefault(url, []).append((generated_at, score))
+    # The most recently analysed URLs; their lines keep the order of their first report.
+    drawn = sorted(by_url, key=lambda url: by_url[url][-1][0], reverse=True)[:MAX_LINES]
+    drawn.sort(key=lambda url: by_url[url][0][0])
+    times = [generated_at for url in drawn for generated_at, _ in by_url[url]]
+    start, end = min(times), max(times)
     span = (end - start).total_seconds()
     plot_width = WIDTH - LEFT - RIGHT
-    points = []
-    for index, (generated_at, score) in enumerate(history):
-        if span > 0:
-            share = (generated_at - start).total_seconds() / span
-        else:  # one report, or all at the same instant: spread them evenly
-            share = index / (len(history) - 1) if len(history) > 1 else 0.5
-        points.append(Point(round(LEFT + plot_width * share, 1), _y(score), score, generated_at))
+    series = []
+    for number, url in enumerate(drawn):
+        points = []
+        for index, (generated_at, score) in enumerate(by_url[url]):
+            if span > 0:
+                share = (generated_at - start).total_seconds() / span
+            else:  # one report, or all at the same instant: spread a line's points evenly
+                count = len(by_url[url])
+                share = index / (count - 1) if count > 1 else 0.5
+            points.append(Point(round(LEFT + plot_width * share, 1), _y(score), score, generated_at))
+        series.append(Series(url, points, f"series-{number}"))
     bands = config.rating_bands()
+    band_lines = [
+        Line(_y(bands[name]), name, f"band band-{name}", bands[name]) for name in ("good", "decent") if name in bands
+    ]
+    # The score axis is labelled at its ends and at the bands' floors, each value once.
+    values = sorted({0, 100, *(round(line.value) for line in band_lines)})
     return ScoreChart(
         width=WIDTH,
         height=HEIGHT,
-        points=points,
-        ticks=[Line(_y(score), str(score), "tick") for score in SCORE_TICKS],
-        bands=[Line(_y(bands[name]), name, f"band band-{name}") for name in ("good", "decent") if name in bands],
+        series=series,
+        ticks=[Line(_y(value), str(value), "tick", value) for value in values],
+        bands=band_lines,
         left=LEFT,
         right=WIDTH - RIGHT,
+        top=TOP,
         bottom=HEIGHT - BOTTOM,
+        start=start,
+        end=end,
+        label=label,
+        left_out=len(by_url) - len(drawn),
     )

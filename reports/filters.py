@@ -12,7 +12,7 @@ from django.db.models.functions import Left
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 
-from reports.models import URL_SORT_PREFIX, Project, Report
+from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 
@@ -74,6 +74,31 @@ class ReportFilterSet(DefaultingFilterSet):
     )
     project = filters.CharFilter(method="filter_project", help_text="Only the reports of this project (a host).")
     result = filters.ChoiceFilter(choices=Report.Result.choices, help_text="good, decent or bad.")
+    # A score filter's value that is not a number filters nothing, as other unusable values do.
+    min_score = filters.NumberFilter(
+        field_name="score", lookup_expr="gte", help_text="Only reports whose overall score is at least this (0-100)."
+    )
+    min_score_seo = filters.NumberFilter(
+        field_name="score_seo", lookup_expr="gte", help_text="Only reports whose SEO score is at least this."
+    )
+    min_score_performance = filters.NumberFilter(
+        field_name="score_performance",
+        lookup_expr="gte",
+        help_text="Only reports whose performance score is at least this.",
+    )
+    min_score_security = filters.NumberFilter(
+        field_name="score_security", lookup_expr="gte", help_text="Only reports whose security score is at least this."
+    )
+    min_score_accessibility = filters.NumberFilter(
+        field_name="score_accessibility",
+        lookup_expr="gte",
+        help_text="Only reports whose accessibility score is at least this.",
+    )
+    min_score_miscellaneous = filters.NumberFilter(
+        field_name="score_miscellaneous",
+        lookup_expr="gte",
+        help_text="Only reports whose miscellaneous score is at least this.",
+    )
     sort_by = filters.ChoiceFilter(
         choices=[("id", "id"), ("generated_at", "generated_at"), ("url", "url"), ("result", "result")],
         method="keep",
@@ -92,19 +117,29 @@ class ReportFilterSet(DefaultingFilterSet):
 
     class Meta:
         model = Report
-        fields = ["search", "search_by", "project", "result", "sort_by", "sort"]
+        fields = [
+            "search",
+            "search_by",
+            "project",
+            "result",
+            "min_score",
+            *(f"min_score_{category}" for category in SCORE_CATEGORIES),
+            "sort_by",
+            "sort",
+        ]
 
     def filter_project(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         return queryset.filter(project__name=value.strip().lower())
 
     def kept_total(self, owner: object) -> int | None:
-        """The list's length from the projects' kept report counts, when no search or result narrows it.
+        """The list's length from the projects' kept report counts, when nothing but `project` narrows it.
 
         Exact and constant-time (a sum over the owner's projects), where COUNT(*) would read
         every entry of an index: 10⁶ of them for a long-lived account.
         """
         cleaned = self.form.cleaned_data
-        if cleaned.get("search") or cleaned.get("result"):
+        narrowing = ("search", "result", "min_score", *(f"min_score_{category}" for category in SCORE_CATEGORIES))
+        if any(cleaned.get(name) not in (None, "") for name in narrowing):
             return None
         projects = Project.objects.filter(owner=owner)
         if cleaned.get("project"):

@@ -10,11 +10,10 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, make_password
-from django.contrib.postgres.indexes import GinIndex, OpClass
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Cast, Left, Upper
+from django.db.models.functions import Cast, Left
 from django.urls import reverse
 
 from common.api_keys import AbstractApiKey
@@ -41,7 +40,7 @@ class Project(models.Model):
     )
     name = models.CharField(max_length=255, help_text="The host of the project's URLs.")
     created_at = models.DateTimeField(auto_now_add=True)
-    # Kept by database triggers on reports_report (migration 0005), whoever inserts or deletes a
+    # Kept by database triggers on reports_report (migration 0007_scale), whoever inserts or deletes a
     # report, cascades included: the report lists' `total` reads it instead of counting 10⁶ rows.
     report_count = models.PositiveIntegerField(default=0, editable=False, help_text="How many reports it has.")
 
@@ -97,6 +96,10 @@ class ReportStatus(models.TextChoices):
     FAILED = "failed", "Failed"
 
 
+# The engine's categories (reports/analysis/checks), each with a score column `score_<category>`.
+SCORE_CATEGORIES = ("seo", "performance", "security", "accessibility", "miscellaneous")
+
+
 class ReportPrivacy(models.IntegerChoices):
     PUBLIC = 0, "Public"
     PRIVATE = 1, "Private"
@@ -131,6 +134,19 @@ class Report(models.Model):
     url = models.CharField(max_length=URL_MAX_LENGTH)
     result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
     score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
+    # One column per category rather than a JSON object: the lists filter on them
+    # (min_score_seo=…) and the database holds each to 0-100 like the overall score.
+    score_seo = models.PositiveSmallIntegerField(null=True, blank=True, help_text="SEO score, 0 to 100.")
+    score_performance = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Performance score, 0 to 100."
+    )
+    score_security = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Security score, 0 to 100.")
+    score_accessibility = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Accessibility score, 0 to 100."
+    )
+    score_miscellaneous = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Miscellaneous score, 0 to 100."
+    )
     results = models.JSONField(default=dict, blank=True, help_text="Each check's outcome, grouped by category.")
     rendering = models.JSONField(
         default=dict, blank=True, help_text="Which document the page checks read: the HTML as served or as rendered."
@@ -159,6 +175,15 @@ class Report(models.Model):
                 condition=Q(score__isnull=True) | Q(score__lte=100), name="reports_report_score_range"
             ),
             models.CheckConstraint(
+                condition=Q(
+                    *(
+                        Q(**{f"score_{category}__isnull": True}) | Q(**{f"score_{category}__lte": 100})
+                        for category in SCORE_CATEGORIES
+                    )
+                ),
+                name="reports_report_category_scores_range",
+            ),
+            models.CheckConstraint(
                 condition=Q(result__in=["", *ReportResult.values]), name="reports_report_result_valid"
             ),
             models.CheckConstraint(condition=Q(status__in=ReportStatus.values), name="reports_report_status_valid"),
@@ -185,8 +210,9 @@ class Report(models.Model):
             models.Index(fields=["owner", "result", "id"], name="reports_report_owner_result"),
             # sort_by=url: a bounded prefix, as a whole 2,048-character URL may exceed a B-tree entry.
             models.Index(F("owner"), Left("url", URL_SORT_PREFIX), name="reports_report_owner_url"),
-            # search= (UPPER(url) LIKE '%…%', Django's icontains) on PostgreSQL; SQLite scans.
-            GinIndex(OpClass(Upper("url"), name="gin_trgm_ops"), name="reports_report_url_trgm"),
+            # search= (UPPER(url) LIKE '%…%', Django's icontains) is served on PostgreSQL by the
+            # trigram index reports_report_url_trgm, which migration 0007_scale builds there and keeps
+            # out of this list (SQLite has no such index type, and scans).
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
             # The project chart: a project's newest analysed reports.
@@ -209,6 +235,15 @@ class Report(models.Model):
         # Not expressible as a constraint: the database cannot compare across the foreign key.
         if self.project_id is not None and self.project.owner_id != self.owner_id:
             raise ValidationError({"project": "A report belongs to a project of its own owner."})
+
+    @property
+    def scores(self) -> dict[str, int | None]:
+        """Each category's score (null until the first analysis is done)."""
+        return {category: getattr(self, f"score_{category}") for category in SCORE_CATEGORIES}
+
+    def set_scores(self, scores: dict[str, int]) -> None:
+        for category in SCORE_CATEGORIES:
+            setattr(self, f"score_{category}", scores.get(category))
 
     @property
     def is_finished(self) -> bool:

@@ -12,6 +12,7 @@ check or field without an entry is shown as it is stored.
 from dataclasses import dataclass
 
 from reports.advice import Advice, advice_for
+from reports.analysis import config, scoring
 
 CATEGORY_ORDER = ("seo", "performance", "security", "accessibility", "miscellaneous")
 CATEGORY_LABELS = {
@@ -156,9 +157,21 @@ class CategoryView:
     label: str
     checks: list[CheckView]
 
+    # The category's 0-100 score and its rating, when the report has one.
+    score: int | None = None
+    rating: str = ""
+
     @property
     def passed(self) -> int:
         return sum(check.passed for check in self.checks)
+
+    @property
+    def failed_checks(self) -> list[CheckView]:
+        return [check for check in self.checks if not check.passed]
+
+    @property
+    def passed_checks(self) -> list[CheckView]:
+        return [check for check in self.checks if check.passed]
 
     @property
     def total(self) -> int:
@@ -263,10 +276,45 @@ def check_view(key: str, check: dict) -> CheckView:
     )
 
 
-def categories(results: object) -> list[CategoryView]:
+IMPORTANCE_LABELS = {"high": "High", "medium": "Medium", "low": "Low"}
+
+
+def category_gauges(scores: dict[str, int | None]) -> list[dict]:
+    """One gauge per category that has a score: key, label, score and rating, in the report's order."""
+    bands = config.rating_bands()
+    return [
+        {
+            "key": key,
+            "label": CATEGORY_LABELS[key],
+            "score": scores[key],
+            "rating": scoring.rating(scores[key], bands),
+        }
+        for key in CATEGORY_ORDER
+        if scores.get(key) is not None
+    ]
+
+
+def filtered(views: list[CategoryView], category: str = "", importance: str = "") -> list[CategoryView]:
+    """Only the category and the checks of the importance asked for ("" keeps all)."""
+    return [
+        CategoryView(
+            key=view.key,
+            label=view.label,
+            checks=[check for check in view.checks if not importance or check.importance == importance],
+            score=view.score,
+            rating=view.rating,
+        )
+        for view in views
+        if not category or view.key == category
+    ]
+
+
+def categories(results: object, scores: dict[str, int | None] | None = None) -> list[CategoryView]:
     """The report's checks by category, most important and failed first within each."""
     if not isinstance(results, dict):
         return []
+    scores = scores or {}
+    bands = config.rating_bands()
     keys = [key for key in CATEGORY_ORDER if key in results] + sorted(set(results) - set(CATEGORY_ORDER))
     views = []
     for key in keys:
@@ -275,5 +323,14 @@ def categories(results: object) -> list[CategoryView]:
             continue
         check_views = [check_view(check_key, check) for check_key, check in checks.items() if isinstance(check, dict)]
         check_views.sort(key=lambda check: (check.passed, IMPORTANCE_ORDER.get(check.importance, 3), check.label))
-        views.append(CategoryView(key=key, label=CATEGORY_LABELS.get(key, humanize(key)), checks=check_views))
+        score = scores.get(key)
+        views.append(
+            CategoryView(
+                key=key,
+                label=CATEGORY_LABELS.get(key, humanize(key)),
+                checks=check_views,
+                score=score,
+                rating="" if score is None else scoring.rating(score, bands),
+            )
+        )
     return views

@@ -14,7 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.renderers import RawJSON
-from reports.models import Project, Report
+from reports.models import SCORE_CATEGORIES, Project, Report
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -39,6 +39,16 @@ def _messages(field: str, **extra: str) -> dict[str, str]:
     }
 
 
+class CategoryScoresSerializer(serializers.Serializer):
+    """One 0-100 score per category, made like the overall score from that category's checks alone."""
+
+    seo = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
+    performance = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
+    security = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
+    accessibility = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
+    miscellaneous = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
+
+
 class ReportSerializer(serializers.ModelSerializer):
     project = serializers.CharField(source="project.name", read_only=True, help_text="The host of the URL.")
     password = serializers.BooleanField(
@@ -52,6 +62,11 @@ class ReportSerializer(serializers.ModelSerializer):
     )
     score = serializers.IntegerField(
         allow_null=True, read_only=True, help_text="0 to 100; null until the first analysis is done."
+    )
+    scores = CategoryScoresSerializer(
+        read_only=True,
+        help_text="category → 0 to 100, by the overall score's rules applied to that category's checks alone; "
+        "each null until the first analysis is done.",
     )
     results = serializers.JSONField(
         read_only=True,
@@ -81,6 +96,7 @@ class ReportSerializer(serializers.ModelSerializer):
             "project",
             "result",
             "score",
+            "scores",
             "results",
             "status",
             "error",
@@ -107,6 +123,7 @@ class ReportSerializer(serializers.ModelSerializer):
             "project": report.project.name,
             "result": str(report.result) or None,
             "score": report.score,
+            "scores": {category: getattr(report, f"score_{category}") for category in SCORE_CATEGORIES},
             # Passed on as the database wrote it when the queryset fetched it as text.
             "results": RawJSON(report.results_text) if hasattr(report, "results_text") else report.results,
             "status": str(report.status),

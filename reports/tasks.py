@@ -42,7 +42,7 @@ from redis.exceptions import RedisError
 
 from common.cache import RedisOutage
 from reports.analysis import AnalysisError, analyze
-from reports.models import Report
+from reports.models import SCORE_CATEGORIES, Report
 
 logger = logging.getLogger(__name__)
 
@@ -132,6 +132,7 @@ def analyze_report(report_id: int, run: int) -> str:
         error="",
         score=analysis.score,
         result=analysis.rating,
+        **{f"score_{category}": analysis.scores.get(category) for category in SCORE_CATEGORIES},
         results=analysis.results,
         rendering=analysis.rendering,
         generated_at=timezone.now(),

@@ -32,14 +32,17 @@ def analyze(url: str) -> AnalysisResult:
     finally:
         fetcher.close()
     page, rendering, rendered = source_page, {"document": "source"}, None
-    if settings.REPORTS_RENDER:
+    if settings.REPORTS_RENDER == "auto" and not _chromium_installed():
+        rendering = {"document": "source", "render_skipped": "Chromium is not installed (REPORTS_RENDER=auto)"}
+    elif settings.REPORTS_RENDER:
         page, rendering, rendered = _rendered_page(document, source_page)
     context = Context(
         url, document, decoded, page, resources, config.thresholds(), source_page=source_page, rendered=rendered
     )
     results = run_checks(context)
     bands = config.rating_bands()
-    score = scoring.score(results, config.importance_weights(), bands)
+    weights = config.importance_weights()
+    score = scoring.score(results, weights, bands)
     timing = {
         "ttfb_ms": document.ttfb_ms,
         "total_ms": document.total_ms,
@@ -52,10 +55,17 @@ def analyze(url: str) -> AnalysisResult:
         final_url=document.url,
         score=score,
         rating=scoring.rating(score, bands),
+        scores=scoring.category_scores(results, weights, bands),
         results=results,
         timing=timing,
         rendering=rendering,
     )
+
+
+def _chromium_installed() -> bool:
+    from reports.analysis.rendering import chromium_installed
+
+    return chromium_installed()
 
 
 def _rendered_page(document, source_page: ParsedPage) -> tuple[ParsedPage, dict, dict | None]:
@@ -71,6 +81,7 @@ def _rendered_page(document, source_page: ParsedPage) -> tuple[ParsedPage, dict,
         "render_ms": rendered.elapsed_ms,
         "requests": rendered.requests,
         "refused": rendered.refused,
+        "memory_mb": round(rendered.peak_memory_kib / 1024),
         "dom_nodes": {"source": source_page.dom_nodes, "rendered": rendered.facts.get("dom_nodes")},
     }
     return parse(rendered.html, document.url), rendering, rendered.facts

@@ -11,14 +11,23 @@ other than GET/HEAD, schemes other than http(s), WebSockets, service workers. An
 that would slip past the interception finds no DNS (`--host-resolver-rules`) and a
 proxy on a closed port. A rendered analysis has its own budget: REPORTS_RENDER_TIMEOUT
 seconds for loading, at most RENDER_MAX_REQUESTS requests and RENDER_MAX_BYTES bytes,
-and REPORTS_RENDER_MAX_MEMORY_MB of JavaScript heap.
+REPORTS_RENDER_MAX_MEMORY_MB of JavaScript heap, and REPORTS_RENDER_MAX_TOTAL_MB for all of
+its Chromium processes together (`_MemoryWatch`): without cgroups, that total is watched from
+/proc and the browser is killed past it, and the analysis reads the source instead. An address-
+space limit (RLIMIT_AS) is no use here: Chromium reserves tens of GB of address space it never
+touches (V8's pointer cage, PartitionAlloc), so any limit that lets it start caps nothing.
 
 Chromium is Debian's (REPORTS_CHROMIUM_PATH, /usr/bin/chromium), driven by Playwright;
 no browser is downloaded.
 """
 
 import contextlib
+import importlib.util
+import os
+import signal
+import threading
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -55,6 +64,7 @@ class Rendered:
     requests: int = 0
     refused: list[dict] = field(default_factory=list)  # {"url", "reason"} of requests not let through
     elapsed_ms: int = 0
+    peak_memory_kib: int = 0  # all the browser's processes together, at the highest sample
 
 
 class RenderError(Exception):
@@ -72,6 +82,135 @@ def render(document: Fetched) -> Rendered:
         raise RenderError(f"rendering took longer than {budget:g} seconds") from None
     finally:
         pool.shutdown(wait=False)  # a stuck browser is closed by its own thread; the analysis goes on
+
+
+def chromium_installed() -> bool:
+    """Whether rendering can run here: Playwright importable and Chromium at REPORTS_CHROMIUM_PATH."""
+    path = settings.REPORTS_CHROMIUM_PATH
+    return bool(importlib.util.find_spec("playwright")) and os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+# How often the memory watch samples the browser's processes.
+MEMORY_SAMPLE_SECONDS = 0.2
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return int(stat.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None  # gone meanwhile
+
+
+def _memory_kib(pid: int) -> int:
+    """The process's proportional set size in KiB (its RSS where smaps_rollup is missing); 0 when gone."""
+    try:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", "rb") as rollup:
+                lines, key = rollup.read().splitlines(), b"Pss:"
+        except FileNotFoundError:
+            with open(f"/proc/{pid}/status", "rb") as status:
+                lines, key = status.read().splitlines(), b"VmRSS:"
+    except OSError:
+        return 0
+    return next((int(line.split()[1]) for line in lines if line.startswith(key)), 0)
+
+
+def _find_browser(marker: str) -> int | None:
+    """The pid of the Chromium browser process launched with `marker` on its command line."""
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry.name}/cmdline", "rb") as cmdline:
+                if marker.encode() in cmdline.read():
+                    return int(entry.name)
+        except OSError:
+            continue
+    return None
+
+
+def _children(pid: int) -> list[int] | None:
+    """The process's children, from /proc/<pid>/task/*/children; None where the kernel lacks that file."""
+    children = []
+    try:
+        for task in os.scandir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task.name}/children", "rb") as listed:
+                children.extend(int(child) for child in listed.read().split())
+    except FileNotFoundError:
+        return None if not os.path.exists(f"/proc/{pid}") else children
+    except OSError:
+        pass  # a thread or the process ended meanwhile
+    return children
+
+
+def process_tree_kib(root: int) -> int:
+    """The memory of `root` and all its descendants (Chromium's zygotes, renderers, utilities), in KiB."""
+    tree, pending = set(), [root]
+    while pending:
+        pid = pending.pop()
+        if pid in tree:
+            continue
+        tree.add(pid)
+        children = _children(pid)
+        if children is None:  # no children files: find the descendants by every process's parent
+            return _scanned_tree_kib(root)
+        pending.extend(children)
+    return sum(_memory_kib(pid) for pid in tree)
+
+
+def _scanned_tree_kib(root: int) -> int:
+    parents = {}
+    for entry in os.scandir("/proc"):
+        if entry.name.isdigit() and (parent := _parent(int(entry.name))) is not None:
+            parents[int(entry.name)] = parent
+    tree, grew = {root}, True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in tree and pid not in tree:
+                tree.add(pid)
+                grew = True
+    return sum(_memory_kib(pid) for pid in tree)
+
+
+class _MemoryWatch:
+    """Kill a rendering's browser when all its processes together use more than `limit_mb`.
+
+    A thread samples the browser's process tree every MEMORY_SAMPLE_SECONDS; the browser is found
+    by a marker switch on its command line (Chromium ignores switches it does not know).
+    """
+
+    def __init__(self, limit_mb: int) -> None:
+        self.limit_kib = limit_mb * 1024
+        self.marker = f"--webtools-render={uuid.uuid4().hex}"
+        self.peak_kib = 0
+        self.exceeded = False
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="reports-render-memory", daemon=True)
+
+    def __enter__(self) -> "_MemoryWatch":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        browser = None
+        while not self._stop.wait(MEMORY_SAMPLE_SECONDS):
+            browser = browser or _find_browser(self.marker)
+            if browser is None:
+                continue
+            used = process_tree_kib(browser)
+            self.peak_kib = max(self.peak_kib, used)
+            if used > self.limit_kib:
+                self.exceeded = True
+                # Playwright then fails the page's next call, and the analysis reads the source.
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(browser, signal.SIGKILL)
+                return
 
 
 def chromium_args(max_memory_mb: int) -> list[str]:
@@ -100,11 +239,12 @@ def _render(document: Fetched, budget: float) -> Rendered:
     started = time.monotonic()
     fetcher = None
     rendered = Rendered(html="", facts={})
+    watch = _MemoryWatch(settings.REPORTS_RENDER_MAX_TOTAL_MB)
     try:
-        with sync_playwright() as playwright:
+        with sync_playwright() as playwright, watch:
             browser = playwright.chromium.launch(
                 executable_path=settings.REPORTS_CHROMIUM_PATH,
-                args=chromium_args(settings.REPORTS_RENDER_MAX_MEMORY_MB),
+                args=[*chromium_args(settings.REPORTS_RENDER_MAX_MEMORY_MB), watch.marker],
                 timeout=LAUNCH_TIMEOUT * 1000,
             )
             # The budget starts with the page: every fetch the browser asks for shares it.
@@ -132,10 +272,14 @@ def _render(document: Fetched, budget: float) -> Rendered:
             finally:
                 browser.close()
     except PlaywrightError as exc:
+        if watch.exceeded:
+            limit = settings.REPORTS_RENDER_MAX_TOTAL_MB
+            raise RenderError(f"the browser used more than {limit} MB of memory") from None
         raise RenderError(str(exc).splitlines()[0]) from None
     finally:
         if fetcher is not None:
             fetcher.close()
+    rendered.peak_memory_kib = watch.peak_kib
     rendered.elapsed_ms = round((time.monotonic() - started) * 1000)
     return rendered
 

@@ -13,6 +13,8 @@ class AnalysisResult:
     rating: str
     results: dict
     timing: dict
+    # category → 0-100, by the overall score's rules (scoring.category_scores).
+    scores: dict = field(default_factory=dict)
     # Which document the DOM checks read: {"document": "source"} or {"document": "rendered", …};
     # a failed rendering says why in "render_error".
     rendering: dict = field(default_factory=lambda: {"document": "source"})
@@ -23,6 +25,7 @@ class AnalysisResult:
             "final_url": self.final_url,
             "score": self.score,
             "rating": self.rating,
+            "scores": self.scores,
             "results": self.results,
             "timing": self.timing,
             "rendering": self.rendering,

@@ -19,6 +19,10 @@
    floor (50), else "bad" (REPORTS_RATING_BANDS). So with the defaults a good page fails
    at most three medium checks and a few low ones, and a bad one fails a high check and
    several medium ones, or more than ten medium ones.
+5. Each category (seo, performance, security, accessibility, miscellaneous) has a score of its
+   own, made by the same rules from that category's checks alone, so the weights mean the same
+   thing in a category as overall: a category whose only failure is a high check scores below
+   the good floor, one that fails only low checks stays at least decent.
 """
 
 import math
@@ -39,6 +43,13 @@ def score(results: dict[str, dict[str, dict]], weights: dict[str, float], bands:
     elif "medium" not in failed:
         value = max(value, math.ceil(bands["decent"]))
     return value
+
+
+def category_scores(
+    results: dict[str, dict[str, dict]], weights: dict[str, float], bands: dict[str, float]
+) -> dict[str, int]:
+    """Each category's score, by the rules of `score()` applied to that category's checks alone."""
+    return {category: score({category: checks}, weights, bands) for category, checks in results.items()}
 
 
 def rating(value: int, bands: dict[str, float]) -> str:

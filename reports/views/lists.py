@@ -18,9 +18,9 @@ from django.urls import reverse_lazy
 from django.views.decorators.http import require_safe
 
 from common.paging import KeptCountPaginator
-from reports import charts
+from reports import charts, presentation
 from reports.filters import ProjectFilterSet, ReportFilterSet
-from reports.models import Project, Report
+from reports.models import SCORE_CATEGORIES, Project, Report
 from reports.pagination import DEFAULT_PER_PAGE, PER_PAGE_CHOICES
 
 signed_in = login_required(login_url=reverse_lazy("shortener:login"))
@@ -70,13 +70,19 @@ def report_list(request: HttpRequest) -> HttpResponse:
     return render(request, "reports/report_list.html", context)
 
 
-def _score_histories(projects: list[Project]) -> dict[int, list[tuple[datetime, int]]]:
-    """Each project's newest CHART_POINTS analysed (generated_at, score) pairs, oldest first, in two queries.
+# What the project chart can draw (`?chart=`): the overall score (the default) or a category's.
+CHART_CHOICES = [("score", "Overall score")] + [
+    (category, f"{presentation.CATEGORY_LABELS[category]} score") for category in SCORE_CATEGORIES
+]
+
+
+def _score_histories(projects: list[Project], field: str) -> dict[int, list[tuple[str, datetime, int]]]:
+    """Each project's newest CHART_POINTS analysed (url, generated_at, score) triples, oldest first, in two queries.
 
     Each reads CHART_POINTS entries per project from reports_report_project_gen, however many
     reports a project has: first the oldest generated_at to draw, then the reports from it on.
     """
-    analysed = Report.objects.filter(score__isnull=False, generated_at__isnull=False)
+    analysed = Report.objects.filter(generated_at__isnull=False, **{f"{field}__isnull": False})
     cutoffs = (
         Project.objects.filter(pk__in=[project.pk for project in projects])
         .annotate(
@@ -95,9 +101,9 @@ def _score_histories(projects: list[Project]) -> dict[int, list[tuple[datetime, 
     if not wanted:
         return {}
     recent = analysed.filter(wanted).order_by("project_id", "generated_at", "id")
-    histories: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
-    for project_id, generated_at, score in recent.values_list("project_id", "generated_at", "score"):
-        histories[project_id].append((generated_at, score))
+    histories: dict[int, list[tuple[str, datetime, int]]] = defaultdict(list)
+    for project_id, url, generated_at, score in recent.values_list("project_id", "url", "generated_at", field):
+        histories[project_id].append((url, generated_at, score))
     # Reports sharing the cutoff's instant may add a few: keep the newest CHART_POINTS.
     return {project_id: history[-CHART_POINTS:] for project_id, history in histories.items()}
 
@@ -108,12 +114,17 @@ def project_list(request: HttpRequest) -> HttpResponse:
     projects = Project.objects.filter(owner=request.user)
     filterset = ProjectFilterSet(request.GET, queryset=projects, request=request)
     page = _page(request, filterset.qs)
-    histories = _score_histories(list(page))
-    rows = [(project, charts.score_chart(histories.get(project.pk, []))) for project in page]
+    chart = request.GET.get("chart", "score")
+    chart = chart if chart in dict(CHART_CHOICES) else "score"
+    histories = _score_histories(list(page), "score" if chart == "score" else f"score_{chart}")
+    label = dict(CHART_CHOICES)[chart]
+    rows = [(project, charts.score_chart(histories.get(project.pk, []), label)) for project in page]
     context = {
         "filter": filterset,
         "page": page,
         "rows": rows,
+        "chart_choice": chart,
+        "chart_choices": CHART_CHOICES,
         "sort_by_choices": _choices(filterset, "sort_by"),
         "per_page_choices": PER_PAGE_CHOICES,
     }

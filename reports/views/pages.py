@@ -93,12 +93,29 @@ def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
         # Never analysed yet (queued, running, or its first analysis failed): its owner follows it there.
         return redirect("reports:report-progress", report_id=report.pk)
     else:
-        response = render(
-            request,
-            "reports/report.html",
-            {"report": report, "categories": presentation.categories(report.results), "is_owner": is_owner},
-        )
+        response = render(request, "reports/report.html", _report_context(request, report, is_owner))
     return _keep_private(response, report)
+
+
+def _report_context(request: HttpRequest, report: Report, is_owner: bool) -> dict:
+    """The report page's context; `category` and `importance` filter the checks shown (others fall back to all)."""
+    views = presentation.categories(report.results, report.scores)
+    category = request.GET.get("category", "")
+    category = category if category in {view.key for view in views} else ""
+    importance = request.GET.get("importance", "")
+    importance = importance if importance in presentation.IMPORTANCE_LABELS else ""
+    shown = presentation.filtered(views, category, importance)
+    return {
+        "report": report,
+        "categories": shown,
+        "category_choices": [(view.key, view.label) for view in views],
+        "importance_choices": list(presentation.IMPORTANCE_LABELS.items()),
+        "chosen": {"category": category, "importance": importance},
+        "gauges": presentation.category_gauges(report.scores),
+        "failed_count": sum(len(view.failed_checks) for view in shown),
+        "passed_count": sum(len(view.passed_checks) for view in shown),
+        "is_owner": is_owner,
+    }
 
 
 @require_safe

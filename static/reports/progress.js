@@ -9,6 +9,7 @@
   const text = root.querySelector("[data-status-text]");
   const failure = root.querySelector("[data-failure]");
   const failureText = root.querySelector("[data-failure-text]");
+  const heading = root.querySelector("[data-heading]");
   const INTERVAL_MS = 1000;
   const MAX_INTERVAL_MS = 15000;
   let interval = INTERVAL_MS;
@@ -22,6 +23,10 @@
     });
     text.textContent = data.text;
     if (data.status === "failed") {
+      // The heading says it failed and the alert gives the cause: the status line would repeat them.
+      heading.textContent = "Analysis failed";
+      document.title = document.title.replace(/^Analysing/, "Analysis failed");
+      text.hidden = true;
       failureText.textContent = data.error || "";
       failure.hidden = false;
     }

@@ -4,6 +4,7 @@ import factory
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
+from reports.analysis import config, scoring
 from reports.models import Project, Report
 from tests.factories import UserFactory
 
@@ -33,6 +34,21 @@ def rating_for(score: int) -> str:
     return "good" if score >= 80 else "decent" if score >= 50 else "bad"
 
 
+def category_score(category: str):
+    """The category's score from the report's results, as the engine makes it (None when not analysed)."""
+
+    def compute(report) -> int | None:
+        checks = report.results.get(category) if isinstance(report.results, dict) else None
+        if report.score is None or not isinstance(checks, dict):
+            return None
+        weights, bands = config.importance_weights(), config.rating_bands()
+        # Tests that store made-up results get a score from the well-formed checks only.
+        checks = {key: check for key, check in checks.items() if isinstance(check, dict) and "passed" in check}
+        return scoring.score({category: checks}, weights, bands)
+
+    return factory.LazyAttribute(compute)
+
+
 class ProjectFactory(factory.django.DjangoModelFactory):
     owner = factory.SubFactory(UserFactory)
     name = factory.Sequence(lambda n: f"site{n}.example")
@@ -48,6 +64,11 @@ class ReportFactory(factory.django.DjangoModelFactory):
     score = 85
     result = factory.LazyAttribute(lambda report: rating_for(report.score))
     results = factory.LazyFunction(lambda: SAMPLE_RESULTS)
+    score_seo = category_score("seo")
+    score_performance = category_score("performance")
+    score_security = category_score("security")
+    score_accessibility = category_score("accessibility")
+    score_miscellaneous = category_score("miscellaneous")
     privacy = factory.LazyAttribute(
         lambda report: Report.Privacy.PASSWORD if report.page_password else Report.Privacy.PUBLIC
     )

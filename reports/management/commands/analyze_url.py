@@ -38,6 +38,7 @@ def render_text(result: AnalysisResult) -> str:
         f"URL:       {result.url}",
         f"Final URL: {result.final_url}",
         f"Score:     {result.score}/100 ({result.rating})",
+        "By category: " + ", ".join(f"{category} {score}" for category, score in result.scores.items()),
         f"Timing:    first byte {result.timing['ttfb_ms']} ms, page {result.timing['total_ms']} ms",
         "",
     ]

@@ -50,8 +50,9 @@ def test_to_json_is_serialisable_and_complete(test_site):
 
     data = json.loads(json.dumps(analyze(url).to_json()))
 
-    assert set(data) == {"url", "final_url", "score", "rating", "results", "timing", "rendering"}
+    assert set(data) == {"url", "final_url", "score", "rating", "scores", "results", "timing", "rendering"}
     assert data["url"] == url
+    assert set(data["scores"]) == set(data["results"])
     assert data["rendering"] == {"document": "source"}
     assert set(data["timing"]) >= {"ttfb_ms", "total_ms"}
 

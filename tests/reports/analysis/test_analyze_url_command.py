@@ -16,6 +16,7 @@ def test_command_prints_score_rating_and_failed_checks_by_category(test_site):
     output = run_command(test_site.url("/good"))
 
     assert "Score:     73/100 (decent)" in output
+    assert "By category: seo 100, performance 99, security 74, accessibility 100, miscellaneous 100" in output
     assert "Failed checks (3):" in output
     assert "\nperformance\n  http2             low     not_https" in output
     assert "\nsecurity\n  https_encryption  high    not_https" in output

@@ -137,3 +137,45 @@ def test_a_missing_browser_falls_back_to_the_source_and_says_why(test_site, rend
     assert result.rendering["document"] == "source"
     assert result.rendering["render_error"]
     assert result.results["seo"]["title"]["passed"]
+
+
+def test_auto_renders_when_chromium_is_installed(test_site, settings):
+    settings.REPORTS_RENDER = "auto"
+    settings.REPORTS_CHROMIUM_PATH = CHROMIUM
+    settings.REPORTS_RENDER_TIMEOUT = 30
+
+    result = analyze(test_site.url("/scripted"))
+
+    assert result.rendering["document"] == "rendered"
+    assert result.results["seo"]["headings"]["passed"]
+    assert 0 < result.rendering["memory_mb"] <= settings.REPORTS_RENDER_MAX_TOTAL_MB
+
+
+def test_auto_reads_the_source_and_says_so_without_chromium(test_site, settings, tmp_path):
+    settings.REPORTS_RENDER = "auto"
+    settings.REPORTS_CHROMIUM_PATH = str(tmp_path / "no-chromium-here")
+
+    result = analyze(test_site.url("/scripted"))
+
+    assert result.rendering == {
+        "document": "source",
+        "render_skipped": "Chromium is not installed (REPORTS_RENDER=auto)",
+    }
+    assert result.results["seo"]["headings"]["errors"] == {"missing": None}
+
+
+def test_a_browser_over_its_total_memory_budget_is_killed_and_the_source_is_read(test_site, rendering, settings):
+    # Far below what Chromium needs to start: the watch must kill it, and the analysis still ends.
+    settings.REPORTS_RENDER_MAX_TOTAL_MB = 20
+
+    result = analyze(test_site.url("/scripted"))
+
+    assert result.rendering == {"document": "source", "render_error": "the browser used more than 20 MB of memory"}
+    assert not [line for line in Path("/proc").glob("*/cmdline") if b"--webtools-render=" in _read(line)]
+
+
+def _read(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b""

@@ -96,3 +96,18 @@ def test_a_negative_setting_value_is_refused(settings):
 
     with pytest.raises(ImproperlyConfigured, match="non-negative number"):
         config.thresholds()
+
+
+def test_each_category_scores_by_the_same_rules_from_its_own_checks():
+    checks = {
+        "seo": {"title": {"importance": "high", "passed": False}, "h1": {"importance": "medium", "passed": False}},
+        "performance": {"size": {"importance": "medium", "passed": False}},
+        "security": {"hsts": {"importance": "low", "passed": False}},
+        "miscellaneous": {"charset": {"importance": "medium", "passed": True}},
+    }
+
+    scores = scoring.category_scores(checks, WEIGHTS, BANDS)
+
+    # seo: 100 - 25 - 5, below good for its high failure; security: only a low failure, so at least decent.
+    assert scores == {"seo": 70, "performance": 95, "security": 99, "miscellaneous": 100}
+    assert scoring.category_scores(checks, {"high": 25, "medium": 5, "low": 60}, BANDS)["security"] == 50

@@ -2,7 +2,7 @@
 
 import pytest
 from django.test import Client
-from pytest_django.asserts import assertContains, assertRedirects
+from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
 from reports.models import Report
 from tests.reports.asserts import assert_error_page, assert_method_not_allowed, assert_reports_error
@@ -115,7 +115,10 @@ def test_a_failed_analysis_shows_its_cause_and_offers_another_try(client, user, 
     report = Report.objects.get()
     assert report.status == Report.Status.FAILED
     assert response.redirect_chain[-1] == (f"/reports/{report.pk}/progress", 302)
-    assertContains(response, "HTTP status 404")
+    assertContains(response, '<h1 data-heading data-testid="heading">Analysis failed</h1>', html=True)
+    assertNotContains(response, "<h1>Analysing")
+    assertContains(response, "HTTP status 404", count=1)
+    assert response.content.decode().count("could not be analysed") == 1
     assertContains(response, "Analyse again")
 
 

@@ -55,8 +55,10 @@ def test_a_failed_analysis_shows_its_cause_without_a_reload(screen, user, test_s
 
     run_worker(report).join()
 
-    expect(page.get_by_test_id("status")).to_have_text("Failed: the page could not be analysed.")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Analysis failed")
+    expect(page.get_by_test_id("status")).to_be_hidden()
     expect(page.get_by_test_id("failure")).to_contain_text("HTTP status 404")
+    assert page.title().startswith("Analysis failed")
     assert page.evaluate("window.notReloaded") is True
     assert page.get_by_role("button", name="Analyse again").is_visible()
     assert screen.csp_violations == []

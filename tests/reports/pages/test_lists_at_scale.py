@@ -18,8 +18,15 @@ def test_the_chart_draws_the_newest_analysed_reports_ties_included(client, user)
     project = ProjectFactory(owner=user)
     start = datetime(2026, 1, 1, tzinfo=UTC)
     # Three at a time share an instant, so the cutoff falls among equal ones.
+    # One URL, so one line holds every point the chart draws.
     made = [
-        ReportFactory(owner=user, project=project, score=n % 101, generated_at=start + timedelta(hours=n // 3))
+        ReportFactory(
+            owner=user,
+            project=project,
+            url="https://a.example/page",
+            score=n % 101,
+            generated_at=start + timedelta(hours=n // 3),
+        )
         for n in range(CHART_POINTS + 8)
     ]
     client.force_login(user)

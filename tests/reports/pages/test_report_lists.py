@@ -161,16 +161,27 @@ def test_project_list_shows_each_project_with_its_score_chart(client, user, othe
     project = ProjectFactory(owner=user, name="shop.example")
     start = datetime(2026, 10, 1, tzinfo=UTC)
     for day, score in enumerate([40, 55, 85]):
-        ReportFactory(owner=user, project=project, score=score, generated_at=start + timedelta(days=day))
+        ReportFactory(
+            owner=user,
+            project=project,
+            url="https://shop.example/",
+            score=score,
+            generated_at=start + timedelta(days=day),
+        )
+    ReportFactory(owner=user, project=project, url="https://shop.example/b", score=70, generated_at=start)
     ProjectFactory(owner=other_user, name="secret.example")
     client.force_login(user)
 
     response = client.get(PROJECTS)
 
     assertContains(response, "shop.example")
-    assertContains(response, "3 reports")
-    assertContains(response, "3 reports from 1 Oct 2026 to 3 Oct 2026: score 40 to 85 (up 45).")
-    assertContains(response, 'class="score-point"', count=3)
+    assertContains(response, "4 reports")
+    assertContains(response, "Overall score of 2 URLs from 1 Oct 2026 to 3 Oct 2026.")
+    assertContains(response, "https://shop.example/: 3 reports, score 40 to 85 (up 45).")
+    assertContains(response, 'class="score-point"', count=4)
+    assertContains(response, 'class="score-line"', count=1)  # one line per URL, not one through every URL
+    assertContains(response, "Good from 80")
+    assertContains(response, "Decent from 50")
     assertContains(response, f'href="{REPORTS}?project=shop.example"')
     assertNotContains(response, "secret.example")
 
@@ -229,3 +240,26 @@ def test_project_chart_leaves_out_reports_not_analysed_yet(client, user):
 
     assertContains(response, "2 reports")
     assertContains(response, 'class="score-point"', count=1)
+
+
+def test_project_chart_draws_the_category_score_asked_for(client, user):
+    project = ProjectFactory(owner=user)
+    ReportFactory(owner=user, project=project, score=60, score_security=33)
+    client.force_login(user)
+
+    response = client.get(PROJECTS, {"chart": "security"})
+
+    assertContains(response, 'latest security score <span class="score score-latest">33</span>', html=False)
+    assertContains(response, '<option value="security" selected>')
+    fallback = client.get(PROJECTS, {"chart": "nonsense"})
+    assertContains(fallback, 'latest overall score <span class="score score-latest">60</span>', html=False)
+
+
+def test_report_list_labels_its_values_for_narrow_screens(client, user):
+    ReportFactory(owner=user)
+    client.force_login(user)
+
+    response = client.get(REPORTS)
+
+    for label in ("Project", "Score", "Generated"):
+        assertContains(response, f'<td data-label="{label}">', count=1)

@@ -3,6 +3,7 @@
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.reports.factories import ProjectFactory, ReportFactory
 
@@ -72,7 +73,14 @@ def test_project_list_draws_each_projects_score_over_time(screen, user):
     project = ProjectFactory(owner=user, name="shop.example")
     start = datetime(2026, 10, 1, tzinfo=UTC)
     for day, score in enumerate([35, 60, 82, 91]):
-        ReportFactory(owner=user, project=project, score=score, generated_at=start + timedelta(days=day))
+        ReportFactory(
+            owner=user,
+            project=project,
+            url="https://shop.example/",
+            score=score,
+            generated_at=start + timedelta(days=day),
+        )
+    ReportFactory(owner=user, project=project, url="https://shop.example/about", score=50, generated_at=start)
     screen.sign_in(user)
     page = screen.page
 
@@ -80,7 +88,12 @@ def test_project_list_draws_each_projects_score_over_time(screen, user):
 
     chart = page.locator('[data-project="shop.example"] [data-testid="score-chart"]')
     assert chart.is_visible()
-    assert chart.locator("circle.score-point").count() == 4
+    assert chart.locator("circle.score-point").count() == 5
+    assert chart.locator("polyline").count() == 1  # one line per URL
+    legend = page.locator('[data-project="shop.example"]').get_by_role("list", name="Legend")
+    expect(legend).to_contain_text("https://shop.example/: 35 → 91")
+    expect(legend).to_contain_text("Good from 80")
+    expect(legend).to_contain_text("Decent from 50")
     box = chart.bounding_box()
     assert 0 < box["width"] <= screen.width and box["height"] > 50
     # The chart is styled by the external stylesheet, not left to SVG defaults (CSP forbids inline style).
@@ -90,4 +103,20 @@ def test_project_list_draws_each_projects_score_over_time(screen, user):
 
     page.get_by_role("link", name="shop.example").click()
     page.wait_for_url("**/reports/?project=shop.example")
-    assert page.get_by_test_id("result-count").inner_text() == "4 reports"
+    assert page.get_by_test_id("result-count").inner_text() == "5 reports"
+
+
+def test_report_list_labels_each_value_at_390px(screen, user):
+    ReportFactory(owner=user, score=62)
+    screen.sign_in(user)
+    screen.goto("/reports/")
+    page = screen.page
+
+    score = page.locator("tr[data-report] td[data-label=Score]")
+    label = score.evaluate("cell => getComputedStyle(cell, '::before').content")
+    if screen.width <= 640:
+        assert label == '"Score: "'
+        assert page.locator("thead").first.is_hidden()
+    else:
+        assert label == "none"
+    assert screen.overflow() <= 0

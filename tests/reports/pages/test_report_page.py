@@ -30,6 +30,10 @@ def test_public_report_is_shown_to_anyone(client):
         ({"document": "source"}, "checked as served, without running scripts"),
         ({"document": "rendered", "render_ms": 2100}, "checked as rendered by a browser"),
         ({"document": "source", "render_error": "Playwright is not installed"}, "rendering failed: Playwright is"),
+        (
+            {"document": "source", "render_skipped": "Chromium is not installed (REPORTS_RENDER=auto)"},
+            "without running scripts (Chromium is not installed (REPORTS_RENDER=auto))",
+        ),
     ],
 )
 def test_report_page_says_which_document_the_checks_read(client, rendering, said):
@@ -67,7 +71,8 @@ def test_report_page_of_a_failed_analysis_shows_the_cause(client):
 
     response = client.get(page_url(report))
 
-    assertContains(response, "The last analysis failed: The page could not be analysed: timed out.")
+    assertContains(response, "<strong>The last analysis failed.</strong> The page could not be analysed: timed out.")
+    assert response.content.decode().count("could not be analysed") == 1
 
 
 def test_report_page_groups_checks_by_category_with_pass_fail_and_evidence(client):
@@ -278,3 +283,56 @@ def test_report_page_offers_the_download_to_everyone_and_a_rerun_to_the_owner_on
     assertNotContains(anonymous, f"/reports/{report.pk}/rerun")
     assertNotContains(other, f"/reports/{report.pk}/rerun")
     assertContains(owner, f'action="/reports/{report.pk}/rerun"')
+
+
+def test_report_page_shows_one_gauge_per_category_with_its_score(client):
+    report = ReportFactory()  # seo 75, performance 100, security 99, miscellaneous 100; no accessibility checks
+
+    response = client.get(page_url(report))
+
+    body = response.content.decode()
+    for key, score in (("seo", 75), ("performance", 100), ("security", 99), ("miscellaneous", 100)):
+        assert f'data-category-score="{key}"' in body
+        assertContains(response, f'data-testid="category-score-{key}">{score}<', count=1)
+    assert 'data-category-score="accessibility"' not in body
+    assertContains(response, '<li class="gauge gauge-small gauge-decent" data-category-score="seo">')
+
+
+def test_report_page_lists_failed_checks_first_and_collapses_the_passed_ones(client):
+    report = ReportFactory()
+
+    body = client.get(page_url(report)).content.decode()
+
+    seo = body[body.index('id="category-seo"') : body.index('id="category-performance"')]
+    assert seo.index('data-check="image_keywords"') < seo.index("<details") < seo.index('data-check="title"')
+    assert "Passed checks (<span data-passed-summary>1</span>)" in seo
+
+
+def test_report_page_filters_checks_by_category_and_importance_without_script(client):
+    results = {
+        "seo": {
+            "title": {"passed": False, "importance": "high", "value": None, "errors": {}},
+            "h1": {"passed": False, "importance": "medium", "value": None, "errors": {}},
+        },
+        "security": {"hsts": {"passed": False, "importance": "low", "value": None, "errors": {}}},
+    }
+    report = ReportFactory(results=results)
+
+    body = client.get(page_url(report), {"category": "seo", "importance": "medium"}).content.decode()
+
+    assert 'data-check="h1"' in body
+    assert 'data-check="title"' not in body
+    assert 'data-check="hsts"' not in body
+    assert '<option value="seo" selected>' in body
+    assert '<option value="medium" selected>' in body
+
+
+@pytest.mark.parametrize("query", [{"category": "nope"}, {"importance": "urgent"}, {"category": ["seo", "x"]}])
+def test_report_page_ignores_unusable_filter_values(client, query):
+    report = ReportFactory()
+
+    response = client.get(page_url(report), query)
+
+    assert response.status_code == 200
+    assertContains(response, 'data-check="htst"')
+    assertContains(response, 'data-check="image_keywords"')

@@ -70,6 +70,9 @@ BACKFILL = (
 )
 
 
+# SQLite drops a table's triggers whenever a migration rebuilds the table (AddField and most
+# AlterField operations do): a later migration that rebuilds reports_report must run
+# add_count_triggers again, or the kept counts stop following the reports on SQLite.
 def add_count_triggers(apps, schema_editor):
     # One transaction: CREATE TRIGGER locks the table against writes until the count is filled
     # in, so no report is inserted or deleted between the two unseen by either.
@@ -95,7 +98,7 @@ class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
-        ("reports", "0004_report_rendering"),
+        ("reports", "0006_category_scores_from_results"),
     ]
 
     operations = [
@@ -114,15 +117,21 @@ class Migration(migrations.Migration):
                 models.F("owner"), django.db.models.functions.text.Left("url", 512), name="reports_report_owner_url"
             ),
         ),
-        AddIndexConcurrently(
-            model_name="report",
-            index=django.contrib.postgres.indexes.GinIndex(
-                django.contrib.postgres.indexes.OpClass(
-                    django.db.models.functions.text.Upper("url"), name="gin_trgm_ops"
+        # In the database only: kept out of the model state, so that SQLite, rebuilding the table
+        # for a later AddField, does not try to build an index type it lacks.
+        migrations.SeparateDatabaseAndState(
+            database_operations=[
+                AddIndexConcurrently(
+                    model_name="report",
+                    index=django.contrib.postgres.indexes.GinIndex(
+                        django.contrib.postgres.indexes.OpClass(
+                            django.db.models.functions.text.Upper("url"), name="gin_trgm_ops"
+                        ),
+                        name="reports_report_url_trgm",
+                    ),
+                    postgresql_only=True,
                 ),
-                name="reports_report_url_trgm",
-            ),
-            postgresql_only=True,
+            ],
         ),
         AddIndexConcurrently(
             model_name="report",
