@@ -64,12 +64,28 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 @contextmanager
-def server(target: str, *, port: int, workers: int, threads: int, env: dict[str, str], ready_path: str = "/"):
-    """Run `target` (module:application) under granian, as make run does, until the block ends."""
+def server(
+    target: str,
+    *,
+    port: int,
+    workers: int,
+    threads: int,
+    env: dict[str, str],
+    ready_path: str = "/",
+    interface: str = "wsgi",
+):
+    """Run `target` (module:application) under granian, as make run does, until the block ends.
+
+    Under ASGI (config.asgi, as make run serves) granian runs one thread and the application
+    its own pool of `threads` threads (WEB_THREADS); under WSGI granian's blocking threads are the pool.
+    """
+    if interface == "asgi":
+        env = {**env, "WEB_THREADS": str(threads)}
+        threads = 1
     command = [
         str(VENV_BIN / "granian"),
         "--interface",
-        "wsgi",
+        interface,
         target,
         "--host",
         "127.0.0.1",

@@ -144,6 +144,12 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--threads", type=int, default=4, help="blocking threads per worker, as make run")
+    parser.add_argument(
+        "--interface",
+        choices=["asgi", "wsgi"],
+        default="asgi",
+        help="serve config.asgi as make run does (default), or config.wsgi under granian's WSGI to compare",
+    )
     parser.add_argument("--json", type=Path, help="also write the table to this file")
     parser.add_argument("--only", help=f"run only the scenarios whose name contains this text (e.g. '{ANALYSIS_LOAD}')")
     parser.add_argument("--port", type=int, default=SERVICE_PORT, help="the service's port; the next two are used too")
@@ -184,12 +190,13 @@ def main() -> int:
         )
 
         with server(
-            "config.wsgi:application",
+            f"config.{args.interface}:application",
             port=args.port,
             workers=args.workers,
             threads=args.threads,
             env=env,
             ready_path="/healthz",
+            interface=args.interface,
         ) as url:
             for scenario in scenarios(data):
                 if args.only and args.only.lower() not in scenario.name.lower():
@@ -282,7 +289,7 @@ def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> 
     print()
     print(
         f"{args.duration}s per scenario, {args.connections} connections, "
-        f"granian WSGI with {args.workers} workers x {args.threads} threads"
+        f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads"
     )
     header = f"{'scenario':<40} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
     print(header)
