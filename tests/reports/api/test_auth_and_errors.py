@@ -1,9 +1,11 @@
+import json
+
 import pytest
 from rest_framework import status
 from rest_framework.test import APIClient
 
 from pastes.models import ApiKey as PastesApiKey
-from reports.models import ApiKey
+from reports.models import ApiKey, Report
 from tests.reports.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -143,6 +145,17 @@ def test_oversize_body_is_a_400_in_the_api_shape(owner_client, settings):
 
     assert response.status_code == status.HTTP_400_BAD_REQUEST
     assert response.json() == {"message": "Bad request.", "status": 400}
+
+
+def test_json_body_over_the_limit_is_a_413_in_the_api_shape_and_nothing_is_stored(owner_client, settings):
+    settings.REPORTS_MAX_REQUEST_BYTES = 2048
+    body = json.dumps({"url": "https://example.com/", "password": "p" * 4096})
+
+    response = owner_client.post("/api/v1/reports", data=body, content_type="application/json")
+
+    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    assert response.json() == {"message": "The request body is too large: the limit is 2048 bytes.", "status": 413}
+    assert not Report.objects.exists()
 
 
 def test_unauthenticated_request_is_checked_before_its_body(api_client):
