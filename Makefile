@@ -3,9 +3,9 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-# One worker per core: measured fastest for granian on the 2-core machines (README, 'Serving').
+# One worker per core: measured fastest for granian on the 2-core machines (docs/deployment.md, 'Serving').
 WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
-# Threads per worker, each with its own database connection (README, 'Serving'). Under ASGI
+# Threads per worker, each with its own database connection (docs/deployment.md, 'Serving'). Under ASGI
 # granian runs one thread per worker, the event loop that reads request bodies, and config.asgi
 # runs the application on WEB_THREADS threads of its own (config/front.py).
 WEB_THREADS ?= 4

@@ -5,8 +5,9 @@
 Request bodies are read on the event loop, within a size limit and REQUEST_BODY_TIMEOUT,
 before a request takes one of the process's WEB_THREADS threads; the application itself,
 with the short link shortcut in front of Django's handler, is the same WSGI application
-(config/front.py says why; docs/failures-edges.md what it measured). Django's own ASGI handler is
-not used: it runs every synchronous view on one thread per process and skips the shortcut.
+(config/front.py says why; docs/deployment.md, "Request bodies and slow clients", what it
+measured). Django's own ASGI handler is not used: it runs every synchronous view on one thread
+per process and skips the shortcut.
 """
 
 from django.conf import settings

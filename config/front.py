@@ -21,7 +21,7 @@ Requests without a body (page and API reads) go straight to the pool, and a shor
 redirect does not even go there: `shortcut` (shortener.fastpath.wsgi.shortcut_response, which
 answers a cached link from memory, without the database) runs on the event loop, and only the
 requests it declines take a thread, saving the two thread hand-offs that cost the redirect a
-quarter of its throughput (docs/failures-edges.md).
+quarter of its throughput (docs/deployment.md, "Request bodies and slow clients").
 """
 
 import asyncio
@@ -53,7 +53,7 @@ class ClientGone(Exception):
 
 
 def body_limit(path: str) -> int:
-    """The largest request body the interface of `path` accepts, in bytes (docs/failures-edges.md)."""
+    """The largest request body the interface of `path` accepts, in bytes (docs/deployment.md)."""
     if path.startswith("/api/"):
         return settings.REPORTS_MAX_REQUEST_BYTES
     pastes = settings.PASTES_PREFIX
