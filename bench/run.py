@@ -3,7 +3,8 @@
     make bench                      # or: .venv/bin/python -m bench.run [--duration 10] [--json out.json]
 
 Starts the service with its production server and settings on a fresh PostgreSQL database
-(Redis too when REDIS_URL is set), seeds it, starts the floor app with the same server and
+(or SQLite, as make run serves, with --database-url sqlite:////path; Redis too when REDIS_URL
+is set), seeds it, starts the floor app with the same server and
 worker count, drives each scenario with wrk over loopback and prints a table. After the
 redirect scenario it checks that the visit counters equal the unique visits wrk made.
 """
@@ -18,13 +19,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import psycopg
-
-from bench import analysis_load
-from bench.harness import PROJECT_DIR, WrkResult, manage, recreate_database, run_wrk, server
+from bench import analysis_load, slow_clients
+from bench.harness import PROJECT_DIR, WrkResult, connect, manage, recreate_database, run_wrk, server
 
 SERVICE_PORT = 8801  # the floor app listens on the next port, the slow page of "under analysis load" on the one after
 ANALYSIS_LOAD = "under analysis load"
+SLOW_CLIENTS = "beside slow clients"
 VISITORS = 50  # distinct User-Agents the redirect scenario visits as
 
 
@@ -114,7 +114,7 @@ def replay_visits(codes: list[str], thread_counts: list[tuple[int, int, int]]) -
 def stable_counter_sum(database_url: str, sql: str, *, quiet_seconds: float = 2.0, timeout: float = 30.0) -> int:
     """The counters' sum once it has stopped moving: the service writes buffered visits a moment later."""
     deadline = time.monotonic() + timeout
-    with psycopg.connect(database_url, autocommit=True) as conn:
+    with connect(database_url) as conn:
         counted = conn.execute(sql).fetchone()[0]
         changed_at = time.monotonic()
         while time.monotonic() - changed_at < quiet_seconds and time.monotonic() < deadline:
@@ -156,7 +156,7 @@ def main() -> int:
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"),
-        help="a PostgreSQL database the harness may drop and recreate",
+        help="a PostgreSQL database the harness may drop and recreate, or sqlite:////path/to/file as make run serves",
     )
     args = parser.parse_args()
 
@@ -240,6 +240,21 @@ def main() -> int:
                         target_verdict(scenario, ratio, result),
                     )
                 )
+
+            if not args.only or args.only.lower() in SLOW_CLIENTS:
+                print(f"Running {SLOW_CLIENTS} …", flush=True)
+                measured, slow_notes = slow_clients.run(
+                    url=url,
+                    data=data,
+                    tmpdir=tmpdir,
+                    wrk={"duration": args.duration, "connections": args.connections, "threads": wrk_threads},
+                )
+                notes += slow_notes
+                for name, result, target_p99_ms in measured:
+                    ratio = result.requests_per_second / floor.requests_per_second
+                    verdict = target_verdict(Scenario(name, "", target_p99_ms=target_p99_ms), ratio, result)
+                    row = (result.requests_per_second, result.p50_ms, result.p99_ms, result.errors, ratio, verdict)
+                    rows.append(Row(name, *row))
 
             if not args.only or args.only.lower() in ANALYSIS_LOAD:
                 print(f"Running {ANALYSIS_LOAD} …", flush=True)
