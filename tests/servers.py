@@ -105,7 +105,11 @@ class Server:
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.wait_until_up(workers)
+        try:
+            self.wait_until_up(workers)
+        except BaseException:
+            self.stop()  # a server that did not start must not outlive the test
+            raise
 
     def wait_until_up(self, workers: int, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
