@@ -122,6 +122,10 @@ class AnalysisWorker:
     def _claim(self) -> DBTaskResult | None:
         close_old_connections()
         ready = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        # A plain read first: on SQLite the claim's transaction takes the database's one write
+        # lock, which an idle worker would otherwise take five times a second.
+        if not ready.exists():
+            return None
         try:
             with exclusive_transaction(ready.db):
                 task_result = ready.get_locked()
