@@ -29,7 +29,7 @@ import io
 import logging
 import sys
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
@@ -118,24 +118,48 @@ def wsgi_environ(scope: dict, body: io.IOBase, length: int) -> dict:
     return environ
 
 
-def run_wsgi(application: WSGIApp, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], list[bytes]]:
-    """Call the WSGI application in this (pool) thread; return status, headers and the whole body."""
+def run_wsgi(application: WSGIApp, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], list[bytes], object]:
+    """Call the WSGI application in this (pool) thread; return status, headers, body and what is left to stream.
+
+    A response Django streams (StreamingHttpResponse: the exports) is not read whole here: its
+    first chunk comes back with the iterator, which the caller reads on in the pool piece by piece.
+    """
     started: list = []
+    chunks: list[bytes] = []
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> Callable:
         started[:] = [status, headers]
-        return lambda data: chunks.append(data)  # the legacy write() callable
+        return chunks.append  # the legacy write() callable
 
-    chunks: list[bytes] = []
     result = application(environ, start_response)
+    rest = None
     try:
-        chunks.extend(chunk for chunk in result if chunk)
+        if getattr(result, "streaming", False):
+            rest = iter(result)
+            chunks.extend(next_chunks(rest))
+        else:
+            chunks.extend(chunk for chunk in result if chunk)
     finally:
-        if hasattr(result, "close"):
+        if rest is None and hasattr(result, "close"):
             result.close()
     status, headers = started
     encoded = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
-    return int(status.split(" ", 1)[0]), encoded, chunks
+    return int(status.split(" ", 1)[0]), encoded, chunks, (result if rest is not None else None, rest)
+
+
+STREAM_PIECE_BYTES = 64 * 1024
+
+
+def next_chunks(iterator: Iterator[bytes]) -> list[bytes]:
+    """Up to STREAM_PIECE_BYTES of a streamed response; an empty list at its end."""
+    chunks, size = [], 0
+    for chunk in iterator:
+        if chunk:
+            chunks.append(chunk)
+            size += len(chunk)
+        if size >= STREAM_PIECE_BYTES:
+            break
+    return chunks
 
 
 class BufferedBodyFront:
@@ -178,11 +202,23 @@ class BufferedBodyFront:
                     await send({"type": "http.response.start", "status": response[0], "headers": response[1]})
                     await send({"type": "http.response.body", "body": response[2]})
                     return
-            status, headers, chunks = await loop.run_in_executor(self.pool, run_wsgi, application, environ)
+            status, headers, chunks, (result, rest) = await loop.run_in_executor(
+                self.pool, run_wsgi, application, environ
+            )
         finally:
             body.close()
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": b"".join(chunks)})
+        if rest is None:
+            await send({"type": "http.response.body", "body": b"".join(chunks)})
+            return
+        try:
+            while chunks:
+                await send({"type": "http.response.body", "body": b"".join(chunks), "more_body": True})
+                chunks = await loop.run_in_executor(self.pool, next_chunks, rest)
+            await send({"type": "http.response.body", "body": b""})
+        finally:
+            if hasattr(result, "close"):
+                await loop.run_in_executor(self.pool, result.close)
 
     def answer_here(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         try:
