@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularSwaggerSplitView
+from rest_framework.authentication import SessionAuthentication
 
 from pastes import errors as pastes_errors
 from reports import errors as reports_errors
@@ -109,8 +110,10 @@ class ApiDocs(SpectacularSwaggerSplitView):
     DRF answers OPTIONS by describing the view through its renderer, here the HTML template
     renderer, which has no template for that: a 500 (TemplateDoesNotExist). The page has
     nothing to describe, so any other method is a 405 in A's shape, as under the rest of /api/.
+    It reads the session, as the site's header on it shows who is signed in.
     """
 
+    authentication_classes = [SessionAuthentication]
     http_method_names = ["get", "head"]
 
     def http_method_not_allowed(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:

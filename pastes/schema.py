@@ -148,7 +148,13 @@ CREATE = {
         "Strings must be JSON strings and booleans JSON booleans (no coercion); `null` is refused; field names "
         "not listed are refused (400), to catch typos. The name is trimmed of surrounding whitespace. "
         "The sum of the lengths (in characters) of the user's unexpired pastes, this one included, may not "
-        "exceed their max_paste_chars: otherwise 413. " + _limits()
+        "exceed their max_paste_chars: otherwise 413. "
+        "Extension, for curl: a body that is not JSON is the content itself when the query string carries "
+        "`name` (`curl --data-binary @notes.txt -H 'Authorization: KEY' '.../create?name=notes'`; the other "
+        "fields may follow in the query, `burn_after_read` as true/false), or a multipart form "
+        "(`curl -F 'content=<-'` or `-F content=@file`) with the same fields; the text must be UTF-8. "
+        "With `Accept: text/plain` the answer is the paste's page URL as the whole body, without a trailing "
+        "newline; errors stay JSON. " + _limits()
     ),
     "request": PasteCreateSerializer,
     "responses": {
