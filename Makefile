@@ -5,7 +5,9 @@ PY := $(VENV)/bin/python
 PORT ?= 8000
 # One worker per core: measured fastest for granian on the 2-core machines (docs/deployment.md, 'Serving').
 WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
-# Threads per worker, each with its own database connection (docs/deployment.md, 'Serving').
+# Threads per worker, each with its own database connection (docs/deployment.md, 'Serving'). Under ASGI
+# granian runs one thread per worker, the event loop that reads request bodies, and config.asgi
+# runs the application on WEB_THREADS threads of its own (config/front.py).
 WEB_THREADS ?= 4
 export DJANGO_SETTINGS_MODULE := config.settings
 
@@ -50,10 +52,10 @@ run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST)
 	$(PY) manage.py migrate --noinput && \
 	$(PY) manage.py create_demo_user --keys-file .demo_keys --base-url http://127.0.0.1:$(PORT) && \
 	echo "Serving on http://127.0.0.1:$(PORT)/ with the analysis worker (Ctrl-C stops both)" && \
-	exec $(PY) scripts/serve.py -- \
-		$(VENV)/bin/granian --interface wsgi config.wsgi:application --host 127.0.0.1 --port $(PORT) \
-		--workers $(WEB_CONCURRENCY) --blocking-threads $(WEB_THREADS) --access-log \
-		--respawn-failed-workers --respawn-interval 1
+	WEB_THREADS=$(WEB_THREADS) exec $(PY) scripts/serve.py -- \
+		$(VENV)/bin/granian --interface asgi config.asgi:application --host 127.0.0.1 --port $(PORT) \
+		--workers $(WEB_CONCURRENCY) --blocking-threads 1 --access-log \
+		--respawn-failed-workers --respawn-interval 1 --workers-kill-timeout 5
 
 lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .

@@ -17,9 +17,7 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import psycopg
-
-from bench.harness import PROJECT_DIR, VENV_BIN, WrkResult, manage, run_wrk, stop
+from bench.harness import PROJECT_DIR, VENV_BIN, WrkResult, connect, manage, run_wrk, stop
 
 ANALYSES = 50
 KEYS = 5
@@ -100,7 +98,7 @@ def create_report(url: str, key: str, page: str) -> int:
 
 
 def unfinished(database_url: str) -> int:
-    with psycopg.connect(database_url, autocommit=True) as conn:
+    with connect(database_url) as conn:
         return conn.execute("SELECT count(*) FROM reports_report WHERE status IN ('queued', 'running')").fetchone()[0]
 
 
@@ -108,7 +106,7 @@ def wait_until_finished(database_url: str) -> tuple[dict[str, int], int, float]:
     started = time.monotonic()
     while unfinished(database_url) and time.monotonic() - started < FINISH_TIMEOUT_SECONDS:
         time.sleep(1)
-    with psycopg.connect(database_url, autocommit=True) as conn:
+    with connect(database_url) as conn:
         statuses = dict(
             conn.execute(
                 "SELECT status, count(*) FROM reports_report r JOIN auth_user u ON u.id = r.owner_id "

@@ -3,6 +3,7 @@
 import os
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import time
@@ -41,8 +42,33 @@ def ensure_wrk() -> str:
     return found
 
 
+def sqlite_path(url: str) -> Path | None:
+    """The file of a sqlite:///path URL (sqlite:////tmp/bench.sqlite3 is /tmp/bench.sqlite3), else None."""
+    return Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:") else None
+
+
+@contextmanager
+def connect(url: str):
+    """A connection to the service's database (PostgreSQL or SQLite) whose execute() returns a cursor."""
+    path = sqlite_path(url)
+    if path is None:
+        with psycopg.connect(url, autocommit=True) as conn:
+            yield conn
+        return
+    conn = sqlite3.connect(path, timeout=20, isolation_level=None)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
 def recreate_database(url: str) -> None:
-    """Drop and create the database named in a postgres:// URL, so every run starts fresh."""
+    """Drop and create the postgres:// URL's database (or delete the SQLite file), so every run starts fresh."""
+    path = sqlite_path(url)
+    if path is not None:
+        for name in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+            name.unlink(missing_ok=True)
+        return
     base, _, name = url.rpartition("/")
     with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -64,12 +90,28 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 @contextmanager
-def server(target: str, *, port: int, workers: int, threads: int, env: dict[str, str], ready_path: str = "/"):
-    """Run `target` (module:application) under granian, as make run does, until the block ends."""
+def server(
+    target: str,
+    *,
+    port: int,
+    workers: int,
+    threads: int,
+    env: dict[str, str],
+    ready_path: str = "/",
+    interface: str = "wsgi",
+):
+    """Run `target` (module:application) under granian, as make run does, until the block ends.
+
+    Under ASGI (config.asgi, as make run serves) granian runs one thread and the application
+    its own pool of `threads` threads (WEB_THREADS); under WSGI granian's blocking threads are the pool.
+    """
+    if interface == "asgi":
+        env = {**env, "WEB_THREADS": str(threads)}
+        threads = 1
     command = [
         str(VENV_BIN / "granian"),
         "--interface",
-        "wsgi",
+        interface,
         target,
         "--host",
         "127.0.0.1",

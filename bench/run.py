@@ -3,7 +3,8 @@
     make bench                      # or: .venv/bin/python -m bench.run [--duration 10] [--json out.json]
 
 Starts the service with its production server and settings on a fresh PostgreSQL database
-(Redis too when REDIS_URL is set), seeds it, starts the floor app with the same server and
+(or SQLite, as make run serves, with --database-url sqlite:////path; Redis too when REDIS_URL
+is set), seeds it, starts the floor app with the same server and
 worker count, drives each scenario with wrk over loopback and prints a table. After the
 redirect scenario it checks that the visit counters equal the unique visits wrk made.
 """
@@ -18,13 +19,12 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-import psycopg
-
-from bench import analysis_load
-from bench.harness import PROJECT_DIR, WrkResult, manage, recreate_database, run_wrk, server
+from bench import analysis_load, slow_clients
+from bench.harness import PROJECT_DIR, WrkResult, connect, manage, recreate_database, run_wrk, server
 
 SERVICE_PORT = 8801  # the floor app listens on the next port, the slow page of "under analysis load" on the one after
 ANALYSIS_LOAD = "under analysis load"
+SLOW_CLIENTS = "beside slow clients"
 VISITORS = 50  # distinct User-Agents the redirect scenario visits as
 
 
@@ -130,7 +130,7 @@ class Recorded:
         return self.counted == self.visit_rows == self.daily == self.site_daily
 
 
-def recorded_visits(conn: psycopg.Connection, counter_sum_sql: str) -> Recorded:
+def recorded_visits(conn, counter_sum_sql: str) -> Recorded:  # a psycopg or sqlite3 connection
     # One statement, one snapshot: a flush commits counters, rows and daily counts together.
     row = conn.execute(
         f"SELECT ({counter_sum_sql}), (SELECT COUNT(*) FROM shortener_visit), "
@@ -149,7 +149,7 @@ def wait_for_flush(database_url: str, counter_sum_sql: str, *, at_least: int) ->
     """
     started = time.monotonic()
     deadline = started + FLUSH_WAIT_SECONDS
-    with psycopg.connect(database_url, autocommit=True) as conn:
+    with connect(database_url) as conn:
         recorded = recorded_visits(conn, counter_sum_sql)
         changed_at = time.monotonic()
         while time.monotonic() < deadline:
@@ -186,13 +186,19 @@ def main() -> int:
     parser.add_argument("--connections", type=int, default=32)
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--threads", type=int, default=4, help="blocking threads per worker, as make run")
+    parser.add_argument(
+        "--interface",
+        choices=["asgi", "wsgi"],
+        default="asgi",
+        help="serve config.asgi as make run does (default), or config.wsgi under granian's WSGI to compare",
+    )
     parser.add_argument("--json", type=Path, help="also write the table to this file")
     parser.add_argument("--only", help=f"run only the scenarios whose name contains this text (e.g. '{ANALYSIS_LOAD}')")
     parser.add_argument("--port", type=int, default=SERVICE_PORT, help="the service's port; the next two are used too")
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/bench"),
-        help="a PostgreSQL database the harness may drop and recreate",
+        help="a PostgreSQL database the harness may drop and recreate, or sqlite:////path/to/file as make run serves",
     )
     args = parser.parse_args()
 
@@ -226,12 +232,13 @@ def main() -> int:
         )
 
         with server(
-            "config.wsgi:application",
+            f"config.{args.interface}:application",
             port=args.port,
             workers=args.workers,
             threads=args.threads,
             env=env,
             ready_path="/healthz",
+            interface=args.interface,
         ) as url:
             for scenario in scenarios(data):
                 if args.only and args.only.lower() not in scenario.name.lower():
@@ -275,6 +282,21 @@ def main() -> int:
                         target_verdict(scenario, ratio, result),
                     )
                 )
+
+            if not args.only or args.only.lower() in SLOW_CLIENTS:
+                print(f"Running {SLOW_CLIENTS} …", flush=True)
+                measured, slow_notes = slow_clients.run(
+                    url=url,
+                    data=data,
+                    tmpdir=tmpdir,
+                    wrk={"duration": args.duration, "connections": args.connections, "threads": wrk_threads},
+                )
+                notes += slow_notes
+                for name, result, target_p99_ms in measured:
+                    ratio = result.requests_per_second / floor.requests_per_second
+                    verdict = target_verdict(Scenario(name, "", target_p99_ms=target_p99_ms), ratio, result)
+                    row = (result.requests_per_second, result.p50_ms, result.p99_ms, result.errors, ratio, verdict)
+                    rows.append(Row(name, *row))
 
             if not args.only or args.only.lower() in ANALYSIS_LOAD:
                 print(f"Running {ANALYSIS_LOAD} …", flush=True)
@@ -324,7 +346,7 @@ def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> 
     print()
     print(
         f"{args.duration}s per scenario, {args.connections} connections, "
-        f"granian WSGI with {args.workers} workers x {args.threads} threads"
+        f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads"
     )
     header = f"{'scenario':<40} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
     print(header)

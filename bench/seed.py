@@ -131,7 +131,7 @@ def seed() -> None:
     # What autovacuum does to a live database soon after such a load: planner statistics, and
     # the visibility map that lets index-only scans skip the table.
     with connection.cursor() as cursor:
-        cursor.execute("VACUUM ANALYZE")
+        cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
 
     shortener = f"/{settings.SHORTENER_PREFIX}/" if settings.SHORTENER_PREFIX else "/"
     pastes_root = f"/{settings.PASTES_PREFIX}/" if settings.PASTES_PREFIX else "/"

@@ -246,6 +246,14 @@ SPECTACULAR_SETTINGS = {
     ],
 }
 
+# --- Serving (config/asgi.py) ---------------------------------------------
+
+# Threads per server process that run the WSGI application (granian's --blocking-threads under WSGI).
+WEB_THREADS = env_int("WEB_THREADS", 4, minimum=1)
+# A request body that has not arrived this many seconds after its headers is answered 408, and
+# held no thread meanwhile (config/front.py).
+REQUEST_BODY_TIMEOUT = env_float("REQUEST_BODY_TIMEOUT", 10.0, minimum=0.1)
+
 # --- Client addresses and rate limits (shared) ----------------------------
 
 # Number of proxies in front of the service whose X-Forwarded-For entries are trusted.
@@ -257,6 +265,9 @@ REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
 REPORTS_ALLOW_PRIVATE_NETWORKS = env_bool("REPORTS_ALLOW_PRIVATE_NETWORKS", False)
 REPORTS_FETCH_TIMEOUT = env_float("REPORTS_FETCH_TIMEOUT", 10.0, minimum=0.1)
 REPORTS_MAX_BODY_BYTES = env_int("REPORTS_MAX_BODY_BYTES", 5 * 1024 * 1024, minimum=1024)
+# Request bodies of the API (JSON or forms) larger than this get 413 unread; its largest
+# legitimate body, a report with its settings and a password, is a few kilobytes.
+REPORTS_MAX_REQUEST_BYTES = env_int("REPORTS_MAX_REQUEST_BYTES", 1024 * 1024, minimum=1024)
 REPORTS_MAX_REDIRECTS = env_int("REPORTS_MAX_REDIRECTS", 5, minimum=0)
 REPORTS_MAX_SUBREQUESTS = env_int("REPORTS_MAX_SUBREQUESTS", 50, minimum=0)
 REPORTS_USER_AGENT = env_str("REPORTS_USER_AGENT", f"Mozilla/5.0 (compatible; {SERVICE_NAME}-Reports/1.0)")

@@ -16,6 +16,7 @@ from rest_framework.authentication import SessionAuthentication
 
 from pastes import errors as pastes_errors
 from reports import errors as reports_errors
+from reports.tasks import analyses_unclaimed
 from shortener import errors as shortener_errors
 
 
@@ -38,7 +39,7 @@ RETRY_AFTER_SECONDS = 5
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 "ok"; 200 "degraded" naming what is down but answered without; 503 without the database."""
+    """200 "ok"; 200 "degraded" naming what is down or stuck but answered without; 503 without the database."""
     degraded = []
     # Redis is optional at run time (common/cache.py); only a configured one can be down.
     if hasattr(cache, "ping") and not cache.ping():
@@ -49,6 +50,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     except DatabaseError:
         body = {"status": "unavailable", "unavailable": ["database"]} | ({"degraded": degraded} if degraded else {})
         return JsonResponse(body, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+    # No worker claiming the analyses: reports stay queued for ever (reports.tasks.analyses_unclaimed).
+    if analyses_unclaimed():
+        degraded.append("analyses")
     if degraded:
         return JsonResponse({"status": "degraded", "degraded": degraded})
     return JsonResponse({"status": "ok"})

@@ -193,18 +193,35 @@ def requeue_stale_analyses() -> int:
             # the row lock (PostgreSQL) or the database lock (SQLite) and then finds it queued.
             # The next run number also makes a task that did reach the backend despite an
             # error (a timeout after Redis took it) find itself superseded.
-            with transaction.atomic():
-                if Report.objects.filter(pk=report_id, analysis_run=run, status=state).update(
-                    status=Report.Status.QUEUED, analysis_run=run + 1, lease_until=None
-                ):
-                    analyze_report.enqueue(report_id, run + 1)  # if it raises, the UPDATE is rolled back
-                    backend_outage.recovered()
-                    requeued += 1
+            if _queue_again(report_id, state, run):
+                backend_outage.recovered()
+                requeued += 1
     except RedisError as exc:
         backend_outage.failed(exc)  # still down: the rest keep their passed lease for the next sweep
     if requeued:
         logger.warning("Queued %d analysis(es) again that no worker was running or going to run.", requeued)
     return requeued
+
+
+def _queue_again(report_id: int, state: str, run: int) -> bool:
+    with transaction.atomic():
+        if Report.objects.filter(pk=report_id, analysis_run=run, status=state).update(
+            status=Report.Status.QUEUED, analysis_run=run + 1, lease_until=None
+        ):
+            analyze_report.enqueue(report_id, run + 1)  # if it raises, the UPDATE is rolled back
+            return True
+    return False
+
+
+def hand_back_analysis(report_id: int, run: int) -> bool:
+    """Queue again, under the next run number, an analysis its stopping worker is still running.
+
+    A worker asked to stop calls it for each analysis that did not finish in its grace, so
+    that the next worker runs it at once rather than when its lease passes; if the old run
+    still finishes, its result is discarded (it no longer holds the report). False when the
+    run no longer holds the report (it finished, or was superseded).
+    """
+    return _queue_again(report_id, Report.Status.RUNNING, run)
 
 
 @cache
@@ -242,3 +259,21 @@ def _poll_until_finished(report_id: int, deadline: float) -> None:
             return
         time.sleep(min(pause, max(deadline - time.monotonic(), 0)))
         pause = min(pause * 2, MAX_POLL_SECONDS)
+
+
+def analyses_unclaimed() -> bool:
+    """Whether no worker is taking the queued analyses: /healthz then says "degraded": ["analyses"].
+
+    That is, with the database backend (make run's), a task has been ready for longer than
+    REPORTS_ANALYSIS_LEASE and no task at all was started in that time: no worker runs, or
+    every one is stuck. A busy worker with a long queue keeps starting tasks, so it is not
+    reported. Other backends have their own workers and monitoring: always False.
+    """
+    if not isinstance(analyze_report.get_backend(), DatabaseBackend):
+        return False
+    since = timezone.now() - timedelta(seconds=settings.REPORTS_ANALYSIS_LEASE)
+    tasks = DBTaskResult.objects.filter(backend_name=analyze_report.backend)
+    # The first query uses the partial index of ready tasks and is empty on a healthy service.
+    if not tasks.ready().filter(enqueued_at__lt=since).exists():
+        return False
+    return not tasks.filter(started_at__gte=since).exists()

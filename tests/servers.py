@@ -68,11 +68,15 @@ def static_is_stale() -> bool:
 
 
 class Server:
-    """granian with `workers` workers, respawning failed ones as `make run` does."""
+    """granian with `workers` workers serving config.asgi, respawning failed ones as `make run` does.
+
+    `threads` is the process's WEB_THREADS (the pool that runs the WSGI application behind the
+    body reader); `interface="wsgi"` serves config.wsgi with as many blocking threads instead.
+    """
 
     static_collected = False
 
-    def __init__(self, env: dict[str, str], *, workers: int = 2, threads: int = 2) -> None:
+    def __init__(self, env: dict[str, str], *, workers: int = 2, threads: int = 2, interface: str = "asgi") -> None:
         if not Server.static_collected:
             # As `make run`: pages name their static files through collectstatic's manifest
             # (compressing them all takes most of a minute, so only when ours changed).
@@ -86,22 +90,26 @@ class Server:
         self.process = subprocess.Popen(
             [
                 str(GRANIAN),
-                "--interface=wsgi",
-                "config.wsgi:application",
+                f"--interface={interface}",
+                f"config.{interface}:application",
                 "--host=127.0.0.1",
                 f"--port={self.port}",
                 f"--workers={workers}",
-                f"--blocking-threads={threads}",
+                f"--blocking-threads={threads if interface == 'wsgi' else 1}",
                 # As the Makefile's `run`: a worker that dies is replaced after a second.
                 "--respawn-failed-workers",
                 "--respawn-interval=1",
             ],
             cwd=BASE_DIR,
-            env=env,
+            env={**env, "WEB_THREADS": str(threads)},
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )
-        self.wait_until_up(workers)
+        try:
+            self.wait_until_up(workers)
+        except BaseException:
+            self.stop()  # a server that did not start must not outlive the test
+            raise
 
     def wait_until_up(self, workers: int, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -122,6 +130,15 @@ class Server:
         except FileNotFoundError:
             return []
         return [int(pid) for pid in children.split()]
+
+    def workers_rss_kib(self) -> int:
+        """The resident memory of the worker processes together, in KiB."""
+        total = 0
+        for pid in self.worker_pids():
+            with suppress(FileNotFoundError):
+                status = Path(f"/proc/{pid}/status").read_text()
+                total += int(next(line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")))
+        return total
 
     def worker_has_loaded_the_app(self, pid: int) -> bool:
         """Whether worker `pid` holds a connection to the database, as it does once the app is loaded.

@@ -13,10 +13,10 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from common.parsers import StrictJSONParser
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from reports.authentication import ReportsApiKeyAuthentication
 from reports.errors import api_exception_handler
+from reports.parsers import LimitedJSONParser
 from reports.throttling import ApiKeyRateThrottle
 
 
@@ -26,7 +26,7 @@ class ReportsApiView(APIView):
     authentication_classes = [ReportsApiKeyAuthentication]
     permission_classes = [IsAuthenticated]
     throttle_classes = [ApiKeyRateThrottle]
-    parser_classes = [StrictJSONParser, FormParser, MultiPartParser]
+    parser_classes = [LimitedJSONParser, FormParser, MultiPartParser]
     renderer_classes = [FastJSONRenderer]
     content_negotiation_class = JSONOnlyNegotiation
 

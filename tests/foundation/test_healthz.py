@@ -1,7 +1,10 @@
+from datetime import timedelta
 from unittest import mock
 
 import pytest
 from django.db import OperationalError
+from django.utils import timezone
+from django_tasks_db.models import DBTaskResult
 from rest_framework import status
 
 pytestmark = pytest.mark.django_db
@@ -21,3 +24,46 @@ def test_healthz_is_503_when_the_database_is_down(client):
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
     assert response.json() == {"status": "unavailable", "unavailable": ["database"]}
     assert response["Retry-After"] == "5"
+
+
+DATABASE_BACKEND = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+
+
+@pytest.fixture
+def queued_analysis(settings, user):
+    """A report whose analysis was queued on the database backend; no worker runs here."""
+    from reports.tasks import analyze_report
+    from tests.reports.factories import ReportFactory
+
+    settings.TASKS = DATABASE_BACKEND
+    settings.REPORTS_ANALYSIS_LEASE = 30
+    report = ReportFactory(owner=user)
+    analyze_report.enqueue(report.pk, report.analysis_run)
+    return DBTaskResult.objects.get()
+
+
+def test_healthz_is_degraded_when_a_queued_analysis_waited_a_lease_and_no_worker_took_any(client, queued_analysis):
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(seconds=31))
+
+    response = client.get("/healthz")
+
+    assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"status": "degraded", "degraded": ["analyses"]}
+
+
+def test_healthz_is_ok_while_a_queued_analysis_waits_less_than_a_lease(client, queued_analysis):
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(seconds=20))
+
+    assert client.get("/healthz").json() == {"status": "ok"}
+
+
+def test_healthz_is_ok_when_a_long_queue_waits_but_a_worker_is_taking_tasks(client, queued_analysis, user):
+    from reports.tasks import analyze_report
+    from tests.reports.factories import ReportFactory
+
+    DBTaskResult.objects.update(enqueued_at=timezone.now() - timedelta(seconds=60))
+    other = ReportFactory(owner=user)
+    analyze_report.enqueue(other.pk, other.analysis_run)
+    DBTaskResult.objects.exclude(pk=queued_analysis.pk).update(status="RUNNING", started_at=timezone.now())
+
+    assert client.get("/healthz").json() == {"status": "ok"}

@@ -3,12 +3,16 @@
 import contextlib
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import httpx
 import pytest
+
+from tests.servers import free_port, server_env
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 # A stand-in web server that waits to be stopped, as granian does.
@@ -74,3 +78,131 @@ def test_serve_starts_a_killed_worker_again(serve):
 
     wait_for(lambda: worker_pids(serve) not in ([], [first]))
     assert serve.poll() is None
+
+
+# --- As `make run` serves: granian and the analysis worker (issue 20, item 4) ---
+
+STOP_SECONDS = 10
+
+
+def make_run_command(port: int) -> list[str]:
+    """scripts/serve.py with the web server command of the Makefile's `run`."""
+    granian = str(Path(sys.executable).with_name("granian"))
+    return [
+        sys.executable,
+        "scripts/serve.py",
+        "--",
+        granian,
+        "--interface",
+        "asgi",
+        "config.asgi:application",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        "2",
+        "--blocking-threads",
+        "1",
+        "--respawn-failed-workers",
+        "--respawn-interval",
+        "1",
+        "--workers-kill-timeout",
+        "5",
+    ]
+
+
+def session_pids(session: int) -> list[int]:
+    """Every process of the session (what serve.py and its children started, wherever re-parented)."""
+    pids = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        if int(fields[3]) == session and fields[0] != "Z":
+            pids.append(int(stat.parent.name))
+    return pids
+
+
+@pytest.fixture
+def site_env(tmp_path):
+    env = server_env(f"sqlite:///{tmp_path / 'db.sqlite3'}", TASKS_BACKEND="database", WEB_THREADS="2")
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=PROJECT_DIR, env=env, check=True)
+    return env
+
+
+def start_make_run(env: dict[str, str], port: int) -> subprocess.Popen:
+    process = subprocess.Popen(
+        make_run_command(port), cwd=PROJECT_DIR, env=env, start_new_session=True, stderr=subprocess.PIPE, text=True
+    )
+
+    def answers() -> bool:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2).status_code == 200
+        except httpx.TransportError:
+            assert process.poll() is None, process.stderr.read()
+            return False
+
+    wait_for(answers)
+    wait_for(lambda: any("analysis_worker" in args for args in children(process.pid)))
+    return process
+
+
+def kill_session(process: subprocess.Popen) -> None:
+    for pid in session_pids(process.pid):
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.timeout(900)  # ten starts of granian and the worker on a busy machine
+def test_ctrl_c_or_sigterm_stops_everything_make_run_started_within_10_s_ten_times_in_a_row(site_env):
+    for attempt in range(10):
+        port = free_port()
+        process = start_make_run(site_env, port)
+        try:
+            # Ctrl-C reaches the terminal's foreground process group; SIGTERM comes from a supervisor.
+            if attempt % 2:
+                os.killpg(process.pid, signal.SIGINT)
+            else:
+                process.send_signal(signal.SIGTERM)
+            started = time.monotonic()
+
+            assert process.wait(timeout=STOP_SECONDS) == 0
+            left = STOP_SECONDS - (time.monotonic() - started)
+            wait_for(lambda session=process.pid: session_pids(session) == [], timeout=max(0.1, left))
+            with pytest.raises(httpx.ConnectError):
+                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+        finally:
+            kill_session(process)
+
+
+def test_a_port_already_served_is_refused_with_a_message(site_env):
+    port = free_port()
+    with socket.create_server(("127.0.0.1", port)):
+        result = subprocess.run(
+            make_run_command(port), cwd=PROJECT_DIR, env=site_env, capture_output=True, text=True, timeout=60
+        )
+
+    assert result.returncode == 1
+    assert f"port {port} on 127.0.0.1 is taken" in result.stderr
+
+
+def test_when_the_web_server_dies_serve_stops_everything_and_says_so(site_env):
+    process = start_make_run(site_env, free_port())
+    try:
+        [granian] = [
+            int(line.split()[0])
+            for line in subprocess.run(
+                ["ps", "-o", "pid=,args=", "--ppid", str(process.pid)], capture_output=True, text=True
+            ).stdout.splitlines()
+            if "granian" in line
+        ]
+
+        os.kill(granian, signal.SIGKILL)
+
+        assert process.wait(timeout=STOP_SECONDS) != 0
+        assert "the web server exited with -9: stopping everything" in process.stderr.read()
+        wait_for(lambda: session_pids(process.pid) == [], timeout=STOP_SECONDS)
+    finally:
+        kill_session(process)

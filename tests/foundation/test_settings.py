@@ -177,6 +177,8 @@ def test_sqlite_is_the_default_database(monkeypatch, tmp_path):
     assert config["ENGINE"] == "django.db.backends.sqlite3"
     assert config["NAME"] == str(tmp_path / "db.sqlite3")
     assert config["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    # A request thread keeps its connection, as with PostgreSQL (issue 20, item 5).
+    assert config["CONN_MAX_AGE"] == 600
 
 
 def test_redis_url_switches_the_cache_to_redis():

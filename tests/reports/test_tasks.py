@@ -333,7 +333,7 @@ def test_a_long_analysis_renews_its_lease(test_site, settings):
     assert leases[0] > started + timedelta(seconds=1.5)
 
 
-def start_worker_process(*, threads: int = 1) -> subprocess.Popen:
+def start_worker_process(*, threads: int = 1, stop_grace: float = 5) -> subprocess.Popen:
     """`manage.py analysis_worker` in its own process, on the test database."""
     database = connection.settings_dict
     env = {
@@ -344,7 +344,14 @@ def start_worker_process(*, threads: int = 1) -> subprocess.Popen:
         "REPORTS_ANALYSIS_LEASE": "2",
     }
     return subprocess.Popen(
-        [sys.executable, "manage.py", "analysis_worker", f"--threads={threads}", "--interval=0.1"],
+        [
+            sys.executable,
+            "manage.py",
+            "analysis_worker",
+            f"--threads={threads}",
+            "--interval=0.1",
+            f"--stop-grace={stop_grace}",
+        ],
         cwd=PROJECT_DIR,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -380,6 +387,30 @@ def test_a_worker_killed_mid_analysis_loses_nothing_and_each_analysis_completes_
     assert all(r.results["seo"]["title"]["passed"] for r in reports)
     outcomes = sorted(DBTaskResult.objects.filter(status="SUCCESSFUL").values_list("return_value", flat=True))
     assert outcomes == ["done", "done"]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_stopped_worker_hands_back_what_outlasts_its_grace_and_the_next_worker_runs_it(
+    owner_client, test_site, settings
+):
+    settings.TASKS = DATABASE_BACKEND
+    settings.REPORTS_ANALYSIS_WAIT = 0
+    slow = owner_client.post(URL, {"url": test_site.url("/slow?delay=30")}).json()["data"]["id"]
+    first = start_worker_process(threads=1, stop_grace=1)
+    try:
+        wait_for_status(slow, "running")
+
+        first.send_signal(signal.SIGTERM)
+
+        # Within its grace and the hand-back, far sooner than the 30 s page or the lease.
+        assert first.wait(timeout=10) == 0
+    finally:
+        if first.poll() is None:
+            first.kill()
+    report = Report.objects.get(pk=slow)
+    assert (report.status, report.analysis_run) == (Report.Status.QUEUED, 2)
+    assert DBTaskResult.objects.ready().get().args_kwargs["args"] == [slow, 2]
 
 
 @pytest.fixture

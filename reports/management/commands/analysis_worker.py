@@ -10,17 +10,21 @@ seconds it also queues again the analyses whose worker died
 With another backend (TASKS_BACKEND=rq) the queue is the backend's and so are its
 workers (`manage.py rqworker default`): this command then only does the sweep.
 
-SIGTERM or SIGINT stops claiming and lets the running analyses finish; a second
-one exits at once (what was running is queued again when its lease passes).
+SIGTERM or SIGINT stops claiming and lets the running analyses finish within
+--stop-grace seconds; those still running then are handed back (queued again under
+the next run number, so that the next worker runs them and their late result, if any, is
+discarded) and the worker exits. A second signal exits at once (what was running is queued
+again when its lease passes).
 """
 
 import logging
 import os
 import signal
 import socket
+import sys
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from types import FrameType
 
 from django.conf import settings
@@ -33,7 +37,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
-from reports.tasks import requeue_stale_analyses
+from reports.tasks import analyze_report, hand_back_analysis, requeue_stale_analyses
 
 logger = logging.getLogger(__name__)
 
@@ -64,8 +68,10 @@ class AnalysisWorker:
             excluded_queue_names=[],
         )
         self._sweep_every = min(5.0, settings.REPORTS_ANALYSIS_LEASE / 3)
+        self._running: dict[Future, DBTaskResult] = {}
 
-    def run(self) -> None:
+    def run(self, *, stop_grace: float | None = None) -> bool:
+        """Work until stopped; return False if analyses still running after `stop_grace` were handed back."""
         if self.claims:
             logger.info("Analysis worker %s runs up to %d tasks at once", self.worker_id, self.threads)
         else:
@@ -86,10 +92,26 @@ class AnalysisWorker:
                     self._free.release()
                     self.stopping.wait(self.interval)
                 else:
-                    self._pool.submit(self._run, task_result)
+                    future = self._pool.submit(self._run, task_result)
+                    self._running[future] = task_result
+                    future.add_done_callback(self._running.pop)
         finally:
-            self._pool.shutdown(wait=True)
+            _, unfinished = wait(list(self._running), timeout=stop_grace)
+            for future in unfinished:
+                self._hand_back(self._running.get(future))
+            self._pool.shutdown(wait=not unfinished)
             connections.close_all()
+        return not unfinished
+
+    def _hand_back(self, task_result: DBTaskResult | None) -> None:
+        if task_result is None or task_result.task_path != analyze_report.module_path:
+            return  # finished meanwhile, or not an analysis: its own retry rules apply
+        report_id, run = task_result.args_kwargs["args"]
+        try:
+            if hand_back_analysis(report_id, run):
+                logger.warning("Handed back the analysis of report %s: the next worker runs it", report_id)
+        except OperationalError:
+            logger.exception("Could not hand back report %s's analysis: it is queued when its lease passes", report_id)
 
     def _sweep(self) -> None:
         try:
@@ -100,6 +122,10 @@ class AnalysisWorker:
     def _claim(self) -> DBTaskResult | None:
         close_old_connections()
         ready = DBTaskResult.objects.ready().filter(backend_name=self.backend_name)
+        # A plain read first: on SQLite the claim's transaction takes the database's one write
+        # lock, which an idle worker would otherwise take five times a second.
+        if not ready.exists():
+            return None
         try:
             with exclusive_transaction(ready.db):
                 task_result = ready.get_locked()
@@ -140,10 +166,19 @@ class Command(BaseCommand):
             help="Added to the process's niceness, so that on a shared machine the web server's requests "
             "get the CPU before the analyses' parsing (%(default)s).",
         )
+        parser.add_argument(
+            "--stop-grace",
+            type=float,
+            default=5.0,
+            help="Seconds the running analyses get to finish after SIGTERM or SIGINT before they are "
+            "handed back to the queue (%(default)s; `make run` stops everything within 10 s).",
+        )
 
-    def handle(self, *, threads: int, interval: float, backend: str, nice: int, **options: object) -> None:
-        if threads < 1 or interval <= 0:
-            raise CommandError("--threads must be at least 1 and --interval above 0.")
+    def handle(
+        self, *, threads: int, interval: float, backend: str, nice: int, stop_grace: float, **options: object
+    ) -> None:
+        if threads < 1 or interval <= 0 or stop_grace < 0:
+            raise CommandError("--threads must be at least 1, --interval above 0 and --stop-grace not negative.")
         if not 0 <= nice <= 19:
             raise CommandError("--nice must be between 0 and 19.")
         os.nice(nice)
@@ -161,9 +196,15 @@ class Command(BaseCommand):
         def stop(signum: int, frame: FrameType | None) -> None:
             if worker.stopping.is_set():
                 os._exit(1)  # asked twice: the running analyses are queued again once their lease passes
-            self.stderr.write(f"{signal.strsignal(signum)}: finishing the running analyses (again to quit now)")
+            self.stderr.write(
+                f"{signal.strsignal(signum)}: finishing the running analyses within {stop_grace:g} s "
+                "(again to quit now)"
+            )
             worker.stopping.set()
 
         signal.signal(signal.SIGTERM, stop)
         signal.signal(signal.SIGINT, stop)
-        worker.run()
+        if not worker.run(stop_grace=stop_grace):
+            # The threads of the handed-back analyses are still waiting on their pages: leave them.
+            sys.stderr.flush()
+            os._exit(0)

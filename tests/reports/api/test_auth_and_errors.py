@@ -1,3 +1,5 @@
+import json
+
 import pytest
 from rest_framework import status
 from rest_framework.test import APIClient
@@ -137,6 +139,16 @@ def test_oversize_body_is_a_400_in_the_api_shape(owner_client, settings):
     response = owner_client.post("/api/v1/reports", data={"url": "https://example.com/" + "a" * 5000})
 
     assert_reports_error(response, 400)
+
+
+def test_json_body_over_the_limit_is_a_413_in_the_api_shape_and_nothing_is_stored(owner_client, settings):
+    settings.REPORTS_MAX_REQUEST_BYTES = 2048
+    body = json.dumps({"url": "https://example.com/", "password": "p" * 4096})
+
+    response = owner_client.post("/api/v1/reports", data=body, content_type="application/json")
+
+    assert_reports_error(response, 413, "The request body is too large: the limit is 2048 bytes.")
+    assert not Report.objects.exists()
 
 
 def test_unauthenticated_request_is_checked_before_its_body(api_client):
