@@ -281,6 +281,10 @@ REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
 # An analysis worker beside the web server (make run) yields the CPU to requests: see the README's benchmarks.
 REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 # Password attempts on one password-protected report page, per client address.
+# Webhooks (reports/webhooks.py): each delivery's timeout, attempts, and the first retry's delay (then doubling).
+REPORTS_WEBHOOK_TIMEOUT = env_float("REPORTS_WEBHOOK_TIMEOUT", 5.0, minimum=0.1)
+REPORTS_WEBHOOK_MAX_ATTEMPTS = env_int("REPORTS_WEBHOOK_MAX_ATTEMPTS", 5, minimum=1)
+REPORTS_WEBHOOK_BACKOFF = env_float("REPORTS_WEBHOOK_BACKOFF", 10.0, minimum=0)
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
 REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)
 
