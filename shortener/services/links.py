@@ -21,7 +21,8 @@ RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
     | {"tokens", "export", "import"}
 )
-CUSTOM_CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
+# What a code may look like, generated or custom: the URL converter and the fast path match it too.
+CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
 GENERATE_ATTEMPTS = 10
 
 LINK_TABLE = ShortLink._meta.db_table
@@ -62,7 +63,7 @@ def clean_custom(raw: str, *, url: str) -> str:
     custom = raw.strip()
     if not custom:
         return ""
-    if not CUSTOM_CODE_RE.fullmatch(custom):
+    if not CODE_RE.fullmatch(custom):
         raise Failure(messages.CUSTOM_INVALID.format(limit=CODE_MAX_LENGTH))
     if custom.lower() in RESERVED_CODES:
         words = ", ".join(f'"{word}"' for word in sorted(RESERVED_CODES))

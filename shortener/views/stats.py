@@ -11,7 +11,8 @@ from shortener import messages
 from shortener.charts import link_chart, site_chart
 from shortener.errors import Failure
 from shortener.models import ApiKey, ShortLink
-from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
+from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
+from shortener.responses import success
 from shortener.services.admin_mode import (
     BadAdminPassword,
     admin_login,
@@ -156,7 +157,7 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 @endpoint("GET", "HEAD")
 def fullstats(request: HttpRequest) -> HttpResponse:
-    """Lstu's public counts: live links, codes still free (see README), and the time."""
+    """Lstu's public counts: live links, codes still free (see shortener/README.md), and the time."""
     return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
 
 

@@ -7,7 +7,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from shortener import messages
 from shortener.errors import Failure
-from shortener.negotiation import SUFFIX_ATTR, endpoint, request_data, success, wants_json
+from shortener.negotiation import SUFFIX_ATTR, endpoint, request_data, wants_json
+from shortener.responses import success
 from shortener.services.transfer import (
     export_csv,
     export_row,
