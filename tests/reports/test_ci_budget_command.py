@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import pytest
+from django.db import connection
 
 from reports import tasks
 from reports.models import ApiKey, Project, Report
@@ -77,13 +78,16 @@ def test_the_command_polls_until_the_analysis_is_done(live_server, test_site, us
 
     def worker() -> None:
         deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            report = Report.objects.filter(status=Report.Status.QUEUED).first()
-            if report is not None:
-                time.sleep(1)
-                tasks.analyze_report.call(report.pk, report.analysis_run)
-                return
-            time.sleep(0.1)
+        try:
+            while time.monotonic() < deadline:
+                report = Report.objects.filter(status=Report.Status.QUEUED).first()
+                if report is not None:
+                    time.sleep(1)
+                    tasks.analyze_report.call(report.pk, report.analysis_run)
+                    return
+                time.sleep(0.1)
+        finally:
+            connection.close()  # this thread's own connection: the test database is dropped after
 
     thread = threading.Thread(target=worker)
     thread.start()
