@@ -180,14 +180,37 @@ PROJECTS = extend_schema_view(
         description="Only the parameters given change; null removes one. Every report answer then carries "
         "`budget: {passed, failures}` (null without a budget).",
         request=ProjectUpdateSerializer,
-        responses={200: ProjectSerializer, 404: NOT_FOUND, 422: INVALID},
+        responses={
+            200: inline_serializer(
+                "ProjectUpdated", {"data": ProjectSerializer(), "status": serializers.IntegerField(default=200)}
+            ),
+            404: NOT_FOUND,
+            422: INVALID,
+            **ERRORS,
+        },
     ),
     webhooks=extend_schema(
         summary="List (GET) or add (POST) a project's webhooks",
         description="POST answers 201 with the webhook and its `secret`, shown this once (generated when absent). "
         "Deliveries are signed: `X-Webtools-Signature: sha256=<HMAC-SHA256 of the body>`.",
         request=WebhookCreateSerializer,
-        responses={200: WebhookSerializer(many=True), 201: WebhookSerializer, 404: NOT_FOUND, 422: INVALID},
+        responses={
+            200: inline_serializer(
+                "WebhookList", {"data": WebhookSerializer(many=True), "status": serializers.IntegerField(default=200)}
+            ),
+            201: inline_serializer(
+                "WebhookCreated",
+                {
+                    "data": inline_serializer(
+                        "WebhookWithSecret", {**WebhookSerializer().get_fields(), "secret": serializers.CharField()}
+                    ),
+                    "status": serializers.IntegerField(default=201),
+                },
+            ),
+            404: NOT_FOUND,
+            422: INVALID,
+            **ERRORS,
+        },
     ),
     webhook_delete=extend_schema(summary="Delete a webhook", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
     list=extend_schema(
