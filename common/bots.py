@@ -29,3 +29,19 @@ def is_bot(user_agent: str) -> bool:
 
 def is_bot_request(request: HttpRequest) -> bool:
     return is_bot(request.META.get("HTTP_USER_AGENT", ""))
+
+
+# Automated *browsers* on the list above (headless Chrome, Lighthouse): they are robots for counting,
+# but a person or a test may drive one through a paste's page, and unlike a link-preview agent it
+# runs the page and clicks "Reveal". A link preview fetches the link; it never posts a form.
+HEADLESS_BROWSER = re.compile(r"headlesschrome|chrome-lighthouse", re.IGNORECASE)
+
+
+@lru_cache(maxsize=4096)
+def is_preview_bot(user_agent: str) -> bool:
+    """A known robot that is not a headless browser: what may never reveal a burn-after-read paste."""
+    return is_bot(user_agent) and HEADLESS_BROWSER.search(user_agent) is None
+
+
+def is_preview_bot_request(request: HttpRequest) -> bool:
+    return is_preview_bot(request.META.get("HTTP_USER_AGENT", ""))

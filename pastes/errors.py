@@ -44,6 +44,10 @@ class QuotaExceeded(PayloadTooLarge):
         )
 
 
+class InvalidText(PastesError):
+    message = "The body must be UTF-8 text: it is the paste's content."
+
+
 class PasteNotFound(PastesError):
     status = 404
     message = "Paste not found (it may have expired, been burned after reading, or never existed)."
@@ -120,6 +124,8 @@ def paste_exception_handler(exc: Exception, context: dict) -> Response | None:
     message = first_message(exc.detail)
     if isinstance(exc, exceptions.UnsupportedMediaType):
         message += " Send the body as JSON with Content-Type: application/json."
+        if getattr(context.get("view"), "takes_text_bodies", False):
+            message += " Or send the text itself as the body, with the name in the query string (?name=...)."
     if type(exc) in MESSAGES and message == str(type(exc).default_detail):
         message = MESSAGES[type(exc)]
     headers = {}

@@ -9,21 +9,33 @@ private pastes only for their owner signed in to the site) with one step more fo
 burn-after-read pastes: a GET shows a "Reveal" button, and only its POST (with CSRF)
 shows the content and burns the paste. So nothing is burned or counted by opening the
 link, by a browser's prefetch, or by a crawler or link-preview agent, which never burn
-or count a paste at all (common.bots).
+or count a paste at all (common.bots). The Reveal button works for every other reader,
+headless browsers included (common.bots.is_preview_bot): a preview agent fetches links, it
+does not post forms, and one that does is told why it is shown nothing.
 """
 
+from django.conf import settings
+from django.contrib import messages as flash
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import content_disposition_header
+from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
+from django.views.decorators.vary import vary_on_headers
+from rest_framework.exceptions import ValidationError
 
-from common.bots import is_bot_request
-from pastes import services
-from pastes.errors import PasteNotFound
-from pastes.highlighting import highlighted, lexer_for
+from common.bots import is_bot_request, is_preview_bot_request
+from pastes import services, views
+from pastes.errors import PasteNotFound, PastesError
+from pastes.forms import PasteForm
+from pastes.highlighting import guess_syntax, highlighted, lexer_for
 from pastes.models import Paste
+from pastes.serializers import PasteCreateSerializer, PasteEditSerializer
 
 NOT_FOUND = "This paste does not exist: it may have expired, been burned after reading, or never existed."
 
@@ -51,11 +63,14 @@ def paste_page(request: HttpRequest, paste_id: str) -> HttpResponse:
     try:
         paste = services.paste_get_visible(paste_id=paste_id, user=reader)
         if paste.burn_after_read and not paste.is_owned_by(reader):
-            if request.method == "POST" and not robot:
+            if request.method == "POST" and not is_preview_bot_request(request):
                 paste = services.paste_read(paste_id=paste_id, reader=reader)
                 response = _paste_page(request, paste, burned=True)
             else:
-                response = render(request, "pastes/reveal.html", {"paste": paste})
+                # A known link-preview agent that posts the form is told why nothing is shown.
+                refused = request.method == "POST"
+                status = 403 if refused else 200
+                response = render(request, "pastes/reveal.html", {"paste": paste, "refused": refused}, status=status)
         elif request.method == "POST":
             return redirect("pastes:paste-page", paste_id=paste_id)
         else:
@@ -68,3 +83,186 @@ def paste_page(request: HttpRequest, paste_id: str) -> HttpResponse:
     # Per reader (views, burning, private pastes): never kept by a cache on the way.
     add_never_cache_headers(response)
     return response
+
+
+# --- The signed-in reader's pages: list, new, edit, delete, fork, download --------------------
+
+PER_PAGE = 20
+signed_in = login_required(login_url=reverse_lazy("shortener:login"))
+
+
+def wants_html(request: HttpRequest) -> bool:
+    """A browser's Accept (text/html before anything else); API clients (`*/*`, JSON, none) get JSON."""
+    return request.get_preferred_type(["application/json", "text/html"]) == "text/html"
+
+
+@vary_on_headers("Accept")
+def index(request: HttpRequest) -> HttpResponse:
+    """`/`: the reader's pastes, paged, for a browser; the API's index (JSON) for everyone else."""
+    if request.method not in ("GET", "HEAD") or not wants_html(request):
+        return views.PasteIndexView.as_view()(request)
+    page = None
+    if request.user.is_authenticated:
+        pastes = Paste.objects.filter(owner=request.user).unexpired().order_by("-created_at", "-pk").defer("content")
+        page = Paginator(pastes, PER_PAGE).get_page(request.GET.get("page"))
+    response = render(request, "pastes/index.html", {"page": page})
+    add_never_cache_headers(response)
+    return response
+
+
+def _api_errors_to_form(form: PasteForm, error: ValidationError | PastesError) -> None:
+    """Show what the API would have answered on the form: by field where it names one."""
+    if isinstance(error, PastesError):
+        form.add_error(None, error.message)
+        return
+    detail = error.detail if isinstance(error.detail, dict) else {None: error.detail}
+    for field, messages in detail.items():
+        name = field if field in form.fields else None
+        for message in messages if isinstance(messages, list) else [messages]:
+            form.add_error(name, str(message))
+
+
+def _form_page(request: HttpRequest, form: PasteForm, *, title: str, paste: Paste | None = None, status: int = 200):
+    context = {"form": form, "title": title, "paste": paste, "max_bytes": settings.PASTES_MAX_BODY_BYTES}
+    response = render(request, "pastes/form.html", context, status=status)
+    add_never_cache_headers(response)
+    return response
+
+
+def _too_large(form: PasteForm) -> bool:
+    if len(form.cleaned_data.get("content", "").encode("utf-8", "surrogatepass")) > settings.PASTES_MAX_BODY_BYTES:
+        form.add_error("content", f"The content is too large: the limit is {settings.PASTES_MAX_BODY_BYTES} bytes.")
+        return True
+    return False
+
+
+@signed_in
+@require_http_methods(["GET", "HEAD", "POST"])
+def new(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _form_page(request, PasteForm(), title="New paste")
+    form = PasteForm(request.POST)
+    if form.is_valid() and not _too_large(form):
+        data = form.api_data()
+        if not data.get("syntax") and data.get("content"):
+            data["syntax"] = guess_syntax(data["content"])  # shown on the form when it is edited
+        serializer = PasteCreateSerializer(data=data)
+        try:
+            serializer.is_valid(raise_exception=True)
+            paste = services.paste_create(owner=request.user, **serializer.validated_data)
+        except (ValidationError, PastesError) as error:
+            _api_errors_to_form(form, error)
+        else:
+            flash.success(request, "Paste created.")
+            return redirect("pastes:paste-page", paste_id=paste.id)
+    return _form_page(request, form, title="New paste", status=400)
+
+
+def _own_paste(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:
+    try:
+        return services.paste_get_for_owner(paste_id=paste_id, user=request.user)
+    except PastesError as error:
+        message = NOT_FOUND if isinstance(error, PasteNotFound) else error.message
+        return render(request, "error.html", {"status": error.status, "message": message}, status=error.status)
+
+
+@signed_in
+@require_http_methods(["GET", "HEAD", "POST"])
+def edit(request: HttpRequest, paste_id: str) -> HttpResponse:
+    paste = _own_paste(request, paste_id)
+    if isinstance(paste, HttpResponse):
+        return paste
+    if request.method != "POST":
+        initial = {
+            field: getattr(paste, field) for field in ("name", "content", "syntax", "exposure", "burn_after_read")
+        }
+        return _form_page(request, PasteForm(initial=initial, editing=True), title="Edit paste", paste=paste)
+    form = PasteForm(request.POST, editing=True)
+    if form.is_valid() and not _too_large(form):
+        data = form.api_data()
+        serializer = PasteEditSerializer(data={"id": paste.id, **data}, context={"paste_id": paste.id})
+        try:
+            serializer.is_valid(raise_exception=True)
+            changes = {key: value for key, value in serializer.validated_data.items() if key != "id"}
+            services.paste_update(paste=paste, changes=changes)
+        except (ValidationError, PastesError) as error:
+            _api_errors_to_form(form, error)
+        else:
+            flash.success(request, "Paste saved.")
+            return redirect("pastes:paste-page", paste_id=paste.id)
+    return _form_page(request, form, title="Edit paste", paste=paste, status=400)
+
+
+@signed_in
+@require_http_methods(["GET", "HEAD", "POST"])
+def delete(request: HttpRequest, paste_id: str) -> HttpResponse:
+    """GET asks to confirm; only the POST (with CSRF) deletes."""
+    paste = _own_paste(request, paste_id)
+    if isinstance(paste, HttpResponse):
+        return paste
+    if request.method != "POST":
+        response = render(request, "pastes/delete.html", {"paste": paste})
+        add_never_cache_headers(response)
+        return response
+    services.paste_delete(paste=paste)
+    flash.success(request, f"Paste “{paste.name}” deleted.")
+    return redirect("pastes:index")
+
+
+def _readable(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:
+    """A paste the reader may take a copy of without burning it: not someone else's burn-after-read paste."""
+    reader = _reader(request)
+    try:
+        paste = services.paste_get_visible(paste_id=paste_id, user=reader)
+    except PasteNotFound:
+        return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
+    if paste.burn_after_read and not paste.is_owned_by(reader):
+        message = "This paste burns after reading: reveal it on its page, where it can be copied once."
+        return render(request, "error.html", {"status": 403, "message": message}, status=403)
+    return paste
+
+
+@signed_in
+@require_http_methods(["GET", "HEAD"])
+def fork(request: HttpRequest, paste_id: str) -> HttpResponse:
+    """A new paste form filled with a copy of a paste the reader can read; posting it creates their own."""
+    paste = _readable(request, paste_id)
+    if isinstance(paste, HttpResponse):
+        return paste
+    if not paste.is_owned_by(request.user):
+        try:
+            paste = services.paste_read(paste_id=paste.id, reader=request.user, robot=is_bot_request(request))
+        except PasteNotFound:
+            return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
+    name = f"Fork of {paste.name}"[: PasteForm.base_fields["name"].max_length]
+    initial = {"name": name, "content": paste.content, "syntax": paste.syntax}
+    form = PasteForm(initial=initial)
+    return _form_page(request, form, title=f"Fork “{paste.name}”", paste=None)
+
+
+@require_http_methods(["GET", "HEAD"])
+def download(request: HttpRequest, paste_id: str) -> HttpResponse:
+    """The content as a file named after the paste; a read like the raw text (counted, never burning here)."""
+    paste = _readable(request, paste_id)
+    if isinstance(paste, HttpResponse):
+        add_never_cache_headers(paste)
+        return paste
+    reader = _reader(request)
+    if request.method == "GET" and not paste.is_owned_by(reader):
+        try:
+            paste = services.paste_read(paste_id=paste.id, reader=reader, robot=is_bot_request(request))
+        except PasteNotFound:
+            return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
+    response = HttpResponse(paste.content, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = content_disposition_header(True, download_name(paste))
+    add_never_cache_headers(response)
+    return response
+
+
+def download_name(paste: Paste) -> str:
+    """The paste's name as a file name, with its language's usual extension (.txt when none)."""
+    stem = slugify(paste.name) or paste.id
+    lexer = lexer_for(paste.content, paste.syntax)
+    patterns = [pattern for pattern in lexer.filenames if pattern.startswith("*.") and "[" not in pattern]
+    extension = patterns[0][1:] if patterns else ".txt"
+    return stem + extension

@@ -8,8 +8,11 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from pastes.serializers import (
+    ACCOUNT_MAX_PER_PAGE,
+    ACCOUNT_PER_PAGE,
     EXPIRATION_LABELS,
     NAME_LENGTH_MESSAGE,
+    AccountPageSerializer,
     PasteCreateSerializer,
     PasteEditSerializer,
     PasteSerializer,
@@ -145,7 +148,13 @@ CREATE = {
         "Strings must be JSON strings and booleans JSON booleans (no coercion); `null` is refused; field names "
         "not listed are refused (400), to catch typos. The name is trimmed of surrounding whitespace. "
         "The sum of the lengths (in characters) of the user's unexpired pastes, this one included, may not "
-        "exceed their max_paste_chars: otherwise 413. " + _limits()
+        "exceed their max_paste_chars: otherwise 413. "
+        "Extension, for curl: a body that is not JSON is the content itself when the query string carries "
+        "`name` (`curl --data-binary @notes.txt -H 'Authorization: KEY' '.../create?name=notes'`; the other "
+        "fields may follow in the query, `burn_after_read` as true/false), or a multipart form "
+        "(`curl -F 'content=<-'` or `-F content=@file`) with the same fields; the text must be UTF-8. "
+        "With `Accept: text/plain` the answer is the paste's page URL as the whole body, without a trailing "
+        "newline; errors stay JSON. " + _limits()
     ),
     "request": PasteCreateSerializer,
     "responses": {
@@ -237,8 +246,19 @@ ACCOUNT = {
         "content without burning them). Listing does not count views. `created_at` is when the account was "
         "created and `last_login` the last sign-in to the site (null if never), both ISO 8601 in UTC with "
         "microseconds. `avatar` and `bio` are null when unset; `max_paste_chars` defaults to "
-        "PASTES_DEFAULT_MAX_CHARS and is set per user in the admin. Unknown or deactivated users are 404. " + _limits()
+        "PASTES_DEFAULT_MAX_CHARS and is set per user in the admin. Unknown or deactivated users are 404. "
+        f"`pastes` is paged (extension): {ACCOUNT_PER_PAGE} a page by default, `page` and `per_page` choose "
+        f"(per_page 1 to {ACCOUNT_MAX_PER_PAGE}; a page past the last is an empty array); `pastes_count` is how "
+        "many the requester sees over all pages. Without parameters the object is IdefaSoft's, with the newest "
+        "page. Other values of page or per_page are 400. " + _limits()
     ),
-    "responses": {200: UserSerializer, 401: UNAUTHORIZED, 404: _error("No such user."), 429: RATE_LIMITED},
+    "parameters": [AccountPageSerializer],
+    "responses": {
+        200: UserSerializer,
+        400: _error("page or per_page is not a whole number in range."),
+        401: UNAUTHORIZED,
+        404: _error("No such user."),
+        429: RATE_LIMITED,
+    },
     "tags": TAGS,
 }

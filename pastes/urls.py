@@ -21,7 +21,9 @@ register_converter(PasteIdConverter, "pasteid")
 app_name = "pastes"
 
 urlpatterns = [
-    path("", views.PasteIndexView.as_view(), name="index"),
+    # Browsers get the reader's pastes, API clients the API's index (pastes.pages.index).
+    path("", pages.index, name="index"),
+    path("new", pages.new, name="paste-new"),
     path("create", views.PasteCreateView.as_view(), name="paste-create"),
     path("paste/@<str:paste_id>", views.PasteDetailView.as_view(), name="paste-detail"),
     path("paste/@<str:paste_id>/raw", views.PasteRawView.as_view(), name="paste-raw"),
@@ -29,4 +31,8 @@ urlpatterns = [
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
     path("<pasteid:paste_id>", pages.paste_page, name="paste-page"),
+    path("<pasteid:paste_id>/edit", pages.edit, name="paste-edit-page"),
+    path("<pasteid:paste_id>/delete", pages.delete, name="paste-delete-page"),
+    path("<pasteid:paste_id>/fork", pages.fork, name="paste-fork"),
+    path("<pasteid:paste_id>/download", pages.download, name="paste-download"),
 ]

@@ -6,11 +6,13 @@ Choices where the spec is silent are stated in each operation's OpenAPI descript
 
 from collections.abc import Callable, Sequence
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.parsers import MultiPartParser
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -21,10 +23,16 @@ from common.bots import is_bot_request
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from pastes import schema, services
 from pastes.authentication import PasteKeyAuthentication
-from pastes.errors import UserNotFound, paste_exception_handler
+from pastes.errors import InvalidText, PayloadTooLarge, UserNotFound, paste_exception_handler
 from pastes.models import Paste, PasteProfile
 from pastes.parsers import LimitedJSONParser
-from pastes.serializers import PasteCreateSerializer, PasteEditSerializer, PasteSerializer, UserSerializer
+from pastes.serializers import (
+    AccountPageSerializer,
+    PasteCreateSerializer,
+    PasteEditSerializer,
+    PasteSerializer,
+    UserSerializer,
+)
 from pastes.throttling import PasteReadThrottle, PasteWriteThrottle
 
 # Responses carrying a paste are per reader (views, burning): never cache them on the way.
@@ -79,15 +87,80 @@ class PasteIndexView(PasteAPIView):
         )
 
 
+# The fields a curl-style create may give in the query string (or, with -F, in the form).
+QUERY_FIELDS = ("name", "expiration", "exposure", "burn_after_read", "syntax")
+TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
+FALSE_WORDS = frozenset({"false", "0", "no", "off", ""})
+
+
+def _form_value(field: str, value: str) -> object:
+    """A query or form string as the JSON body would carry it: booleans from true/false, 1/0, yes/no, on/off."""
+    if field == "burn_after_read" and value.lower() in TRUE_WORDS | FALSE_WORDS:
+        return value.lower() in TRUE_WORDS
+    return value  # anything else goes to the serializer as sent, which names what is wrong with it
+
+
 class PasteCreateView(PasteAPIView):
+    """POST /create: a JSON body (the modelled API), or curl-style, the text as the body with the rest in the query.
+
+    - `Content-Type: application/json`: the Paste object as JSON, as on the modelled site.
+    - `multipart/form-data` (`curl -F 'content=<-'` or `-F content=@file`): the form's fields and the query's.
+    - any other type, with `name` in the query (`curl --data-binary @file ...?name=notes`, which sends
+      application/x-www-form-urlencoded, or text/plain): the whole body, as UTF-8 text, is the content.
+    With `Accept: text/plain` the answer is the paste's URL and nothing else (no newline); errors stay
+    B's JSON `{code, message}`.
+    """
+
     permission_classes = [IsAuthenticated]
+    parser_classes = [LimitedJSONParser, MultiPartParser]
+    takes_text_bodies = True  # the 415 answer says so (pastes.errors)
 
     @extend_schema(**schema.CREATE)
-    def post(self, request: Request) -> Response:
-        serializer = PasteCreateSerializer(data=request.data)
+    def post(self, request: Request) -> Response | HttpResponse:
+        serializer = PasteCreateSerializer(data=self.input(request))
         serializer.is_valid(raise_exception=True)
         paste = services.paste_create(owner=request.user, **serializer.validated_data)
+        if request.get_preferred_type(["application/json", "text/plain"]) == "text/plain":
+            url = reverse("pastes:paste-page", kwargs={"paste_id": paste.id}, request=request)
+            return HttpResponse(url, content_type="text/plain; charset=utf-8")
         return Response(PasteSerializer(paste).data, status=status.HTTP_200_OK)
+
+    def input(self, request: Request) -> object:
+        content_type = request.content_type.split(";")[0].strip().lower()
+        if content_type == "application/json":
+            return request.data
+        query = {field: _form_value(field, value) for field, value in request.query_params.items()}
+        if content_type == "multipart/form-data":
+            self._check_declared_length(request)
+            form = {
+                field: _form_value(field, value) for field, value in request.data.items() if field not in request.FILES
+            }
+            if "content" in request.FILES:
+                form["content"] = self._text(request.FILES["content"].read(settings.PASTES_MAX_BODY_BYTES + 1))
+            return query | form
+        if "name" in request.query_params:
+            self._check_declared_length(request)
+            return query | {"content": self._text(request._request.read(settings.PASTES_MAX_BODY_BYTES + 1))}
+        return request.data  # 415, as before: a form body needs the name in the query
+
+    @staticmethod
+    def _check_declared_length(request: Request) -> None:
+        declared = request.META.get("CONTENT_LENGTH", "")
+        if declared.isdigit() and int(declared) > settings.PASTES_MAX_BODY_BYTES:
+            raise PayloadTooLarge(
+                f"The request body is too large: the limit is {settings.PASTES_MAX_BODY_BYTES} bytes."
+            )
+
+    @staticmethod
+    def _text(body: bytes) -> str:
+        if len(body) > settings.PASTES_MAX_BODY_BYTES:
+            raise PayloadTooLarge(
+                f"The request body is too large: the limit is {settings.PASTES_MAX_BODY_BYTES} bytes."
+            )
+        try:
+            return body.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidText() from None
 
 
 class PasteReadView(PasteAPIView):
@@ -144,8 +217,8 @@ class AccountView(PasteAPIView):
         user = None if "\x00" in username else users.filter(username=username).first()
         if user is None:
             raise UserNotFound()
-        context = {
-            "profile": PasteProfile.for_user(user),
-            "pastes": services.user_pastes(owner=user, viewer=self.reader),
-        }
+        params = AccountPageSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        pastes, count = services.user_pastes_page(owner=user, viewer=self.reader, **params.validated_data)
+        context = {"profile": PasteProfile.for_user(user), "pastes": pastes, "pastes_count": count}
         return Response(UserSerializer(user, context=context).data)

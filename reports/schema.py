@@ -1,6 +1,6 @@
 """OpenAPI descriptions of interface A (/api/v1/reports and /api/v1/projects)."""
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -14,6 +14,7 @@ from rest_framework import serializers
 from reports.filters import ProjectFilterSet, ReportFilterSet, fallback_parameters
 from reports.models import Report
 from reports.serializers import (
+    HTTP_URL_PATTERN,
     PasswordField,
     PrivacyField,
     ProjectSerializer,
@@ -24,6 +25,16 @@ from reports.serializers import (
     WebhookCreateSerializer,
     WebhookSerializer,
 )
+
+
+class HttpUrlFieldSchema(OpenApiSerializerFieldExtension):
+    """The url of a new report: the schema names the schemes the API takes (before, any string)."""
+
+    target_class = "reports.serializers.HttpUrlField"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "format": "uri", "pattern": HTTP_URL_PATTERN}
 
 
 class ReportsApiKeyScheme(OpenApiAuthenticationExtension):
@@ -124,7 +135,10 @@ REPORTS = extend_schema_view(
         "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults. "
         "Reports whose analysis is not done yet are listed too, with their `status`; until their first analysis "
         "is done, `result`, `score` and `generated_at` are null and `results` is `{}`. The `result` filter and "
-        "`sort_by=result` use the last analysis that was done.",
+        "`sort_by=result` use the last analysis that was done. "
+        "`meta.total` is exact (kept per project) unless `search` or `result` narrows the list to more than "
+        "1,000 reports: then it is PostgreSQL's estimate and `meta.total_is_estimate` is true; `links.next` is "
+        "exact either way. A page's ids are read from the index of its sort, from the nearer end of the list.",
         parameters=fallback_parameters(ReportFilterSet),
         responses={200: ReportSerializer(many=True), **ERRORS},
     ),
@@ -161,7 +175,12 @@ REPORTS = extend_schema_view(
         "and each check as regressed, improved or unchanged (reports/README.md). `format=markdown` answers "
         "text/markdown, a summary for a pull-request comment. Both reports must be the key owner's and analysed.",
         parameters=[
-            OpenApiParameter("with", int, required=True, description="The id of the report to compare with."),
+            OpenApiParameter(
+                "with",
+                {"type": "integer", "minimum": 1},
+                required=True,
+                description="The id of the report to compare with.",
+            ),
             OpenApiParameter("format", str, enum=["json", "markdown"], description="markdown: text/markdown."),
         ],
         responses={

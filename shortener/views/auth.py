@@ -20,7 +20,8 @@ def login_view(request: HttpRequest) -> HttpResponse:
         if wants_json(request):
             return success(user=request.user.get_username() or None, admin=is_admin(request))
         if request.user.is_authenticated:
-            return redirect("shortener:index")
+            # One sign-in for every page: a signed-in reader sent here goes straight back.
+            return redirect(safe_next(request, request.GET.get("next", "")))
         return render(request, "shortener/login.html", {"next": safe_next(request, request.GET.get("next", ""))})
 
     data = request_data(request)

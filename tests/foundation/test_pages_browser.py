@@ -53,6 +53,11 @@ def visit_every_page(page, live_server, site) -> list[str]:
         f"/pastes/{site['paste'].pk}",
         f"/pastes/{site['burning'].pk}",
         "/pastes/AAAAAAAAAAAA",
+        "/pastes/",
+        "/pastes/new",
+        f"/pastes/{site['paste'].pk}/edit",
+        f"/pastes/{site['paste'].pk}/delete",
+        f"/pastes/{site['paste'].pk}/fork",
     ]
     seen = []
     for path in paths:
@@ -97,7 +102,7 @@ def test_no_page_is_wider_than_the_viewport_and_none_breaks_the_csp(browser, liv
 
     context.close()
     assert [path for path, extra in seen if extra > 0] == [], seen
-    assert len(seen) == 23
+    assert len(seen) == 28
     assert csp_errors == []
 
 

@@ -53,7 +53,8 @@ def test_form_encoded_body_is_415(owner_client):
         response,
         415,
         'Unsupported media type "application/x-www-form-urlencoded" in request.'
-        " Send the body as JSON with Content-Type: application/json.",
+        " Send the body as JSON with Content-Type: application/json."
+        " Or send the text itself as the body, with the name in the query string (?name=...).",
     )
 
 

@@ -96,7 +96,7 @@ def test_stats_html_offers_admin_mode_only_when_configured(alice_client, setting
 def test_stats_own_list_takes_a_fixed_number_of_queries(alice_client, user, django_assert_num_queries):
     ShortLinkFactory.create_batch(5, owner=user)
 
-    with django_assert_num_queries(3):  # session, user, links
+    with django_assert_num_queries(4):  # session, user, count, page
         response = alice_client.get("/s/stats", {"_format": "json"})
 
     assert len(response.json()) == 5

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("reports", "0004_report_rendering"),
+        ("reports", "0005_scale"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 

@@ -1,0 +1,64 @@
+"""The browser's paste form (/new, /<id>/edit, /<id>/fork).
+
+The form only renders the fields and reads what a browser posts: the values are then
+checked by the API's own serializers (pastes.serializers) and written by the same
+services, so a paste made on the page obeys the same limits, quota and wording as one
+made through the API.
+"""
+
+from functools import lru_cache
+
+from django import forms
+from pygments.lexers import get_all_lexers
+
+from pastes.models import NAME_MAX_LENGTH, Paste
+from pastes.serializers import EXPIRATION_LABELS, EXPOSURE_VALUES
+
+KEEP = ""  # the edit form's "keep as it is" choice for the expiration
+
+
+@lru_cache(maxsize=1)
+def syntax_choices() -> list[tuple[str, str]]:
+    """Every Pygments language by its display name, valued by its first alias (what `syntax` stores)."""
+    languages = sorted(
+        ((aliases[0], name) for name, aliases, _patterns, _mimetypes in get_all_lexers() if aliases),
+        key=lambda choice: choice[1].casefold(),
+    )
+    return [("", "Detect from the content"), *languages]
+
+
+class PasteForm(forms.Form):
+    # Lengths and choices are checked by the API's serializer; these only shape the inputs.
+    name = forms.CharField(max_length=NAME_MAX_LENGTH, required=False, strip=False)
+    content = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 16, "spellcheck": "false"}), required=False, strip=False
+    )
+    syntax = forms.ChoiceField(choices=syntax_choices, required=False, label="Syntax")
+    expiration = forms.ChoiceField(choices=[(label, label) for label in EXPIRATION_LABELS], initial="Never")
+    exposure = forms.ChoiceField(
+        choices=[(value, value) for value in EXPOSURE_VALUES],
+        initial=Paste.Exposure.PUBLIC,
+        help_text="public: listed on your account; unlisted: anyone with the link; private: only you.",
+    )
+    burn_after_read = forms.BooleanField(
+        required=False, label="Burn after read", help_text="Deleted by its first reader."
+    )
+
+    def __init__(self, *args: object, editing: bool = False, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].widget.attrs.update({"required": True, "minlength": 2, "autocomplete": "off"})
+        self.fields["content"].widget.attrs["required"] = True
+        if editing:
+            # An edit keeps the expiry unless a new one is chosen (which then runs from now).
+            self.fields["expiration"].choices = [(KEEP, "Keep the current expiry"), *self.fields["expiration"].choices]
+            self.fields["expiration"].initial = KEEP
+            self.fields["expiration"].required = False
+
+    def api_data(self) -> dict:
+        """The posted values as the API's JSON body would carry them."""
+        data = dict(self.cleaned_data)
+        # Browsers send a textarea's line breaks as CRLF (HTML spec); the paste keeps the text's own.
+        data["content"] = data["content"].replace("\r\n", "\n")
+        if not data.get("expiration"):
+            data.pop("expiration", None)
+        return data
