@@ -302,6 +302,27 @@ REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
 # An analysis worker beside the web server (make run) yields the CPU to requests: see bench/README.md.
 REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 # Password attempts on one password-protected report page, per client address.
+# Webhooks (reports/webhooks.py): each delivery's timeout, attempts, and the first retry's delay (then doubling).
+REPORTS_WEBHOOK_TIMEOUT = env_float("REPORTS_WEBHOOK_TIMEOUT", 5.0, minimum=0.1)
+REPORTS_WEBHOOK_MAX_ATTEMPTS = env_int("REPORTS_WEBHOOK_MAX_ATTEMPTS", 5, minimum=1)
+REPORTS_WEBHOOK_BACKOFF = env_float("REPORTS_WEBHOOK_BACKOFF", 10.0, minimum=0)
+# Mail, through Django's mail backend: reports' alert e-mails (a project's alert_email, reports/webhooks.py).
+MAILERS = {
+    "default": {
+        "BACKEND": env_str("MAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"),
+        "OPTIONS": {
+            "host": env_str("MAIL_HOST", "localhost"),
+            "port": env_int("MAIL_PORT", 25, minimum=1),
+            "username": env_str("MAIL_USERNAME", ""),
+            "password": env_str("MAIL_PASSWORD", ""),
+            "use_tls": env_bool("MAIL_USE_TLS", False),
+            "timeout": 10,
+        },
+    }
+}
+if MAILERS["default"]["BACKEND"] != "django.core.mail.backends.smtp.EmailBackend":
+    MAILERS["default"]["OPTIONS"] = {}  # the others (console, locmem) take none of these
+DEFAULT_FROM_EMAIL = env_str("MAIL_FROM", f"{SERVICE_NAME} <alerts@localhost>")
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
 REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)
 

@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString
 
 from common.admin import ApiKeyAdmin, LargeTableAdmin
 from reports import presentation, services
-from reports.models import ApiKey, Project, Report
+from reports.models import ApiKey, Project, Report, Webhook, WebhookDelivery
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 
@@ -93,3 +93,32 @@ class ReportAdmin(LargeTableAdmin):
         # The changelist narrowed to these reports is their progress view.
         ids = ",".join(map(str, queued[:MAX_IDS_IN_PROGRESS_URL]))
         return HttpResponseRedirect(f"{reverse('admin:reports_report_changelist')}?id__in={ids}")
+
+
+@admin.register(Webhook)
+class WebhookAdmin(admin.ModelAdmin):
+    list_display = ("url", "project", "events", "created_at")
+    list_select_related = ("project",)
+    search_fields = ("url", "project__name")
+    # The secret signs deliveries; the admin never shows it (it was shown once, to the API caller).
+    exclude = ("secret",)
+    readonly_fields = ("project", "created_at")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # made through the API, which generates or takes the secret
+
+
+@admin.register(WebhookDelivery)
+class WebhookDeliveryAdmin(LargeTableAdmin):
+    """The delivery log: every event sent, its body and how its attempts went (never counted whole: it grows)."""
+
+    list_display = ("event", "webhook", "status", "attempts", "response_status", "created_at", "delivered_at")
+    list_filter = ("status", "event")
+    list_select_related = ("webhook",)
+    search_fields = ("webhook__url", "webhook__project__name")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: WebhookDelivery | None = None) -> bool:
+        return False  # a log: read it, or delete it

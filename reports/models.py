@@ -39,14 +39,27 @@ class Project(models.Model):
         db_index=False,
     )
     name = models.CharField(max_length=255, help_text="The host of the project's URLs.")
+    budget = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text='What its reports must meet (reports/budgets.py): {"min_score", "categories", "checks"}, or {}.',
+    )
+    alert_email = models.EmailField(
+        blank=True, default="", help_text="Where budget.failed and check.regressed alerts are mailed; empty for none."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
-    # Kept by database triggers on reports_report (migration 0007_scale), whoever inserts or deletes a
+    # Kept by database triggers on reports_report (migration 0008_scale), whoever inserts or deletes a
     # report, cascades included: the report lists' `total` reads it instead of counting 10⁶ rows.
     report_count = models.PositiveIntegerField(default=0, editable=False, help_text="How many reports it has.")
 
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["owner", "name"], name="reports_project_owner_name_uniq"),
+            # reports/budgets.py reads keys of it; anything but an object would be a bug upstream.
+            models.CheckConstraint(
+                condition=Q(budget__has_any_keys=["min_score", "categories", "checks"]) | Q(budget={}),
+                name="reports_project_budget_object",
+            ),
         ]
         indexes = [
             # GET /projects sorted by created_at (the default sort).
@@ -211,7 +224,7 @@ class Report(models.Model):
             # sort_by=url: a bounded prefix, as a whole 2,048-character URL may exceed a B-tree entry.
             models.Index(F("owner"), Left("url", URL_SORT_PREFIX), name="reports_report_owner_url"),
             # search= (UPPER(url) LIKE '%…%', Django's icontains) is served on PostgreSQL by the
-            # trigram index reports_report_url_trgm, which migration 0007_scale builds there and keeps
+            # trigram index reports_report_url_trgm, which migration 0008_scale builds there and keeps
             # out of this list (SQLite has no such index type, and scans).
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
@@ -263,3 +276,71 @@ class Report(models.Model):
 
     def check_page_password(self, raw_password: str) -> bool:
         return bool(self.password) and check_password(raw_password, self.password)
+
+
+class WebhookEvent(models.TextChoices):
+    AUDIT_DONE = "audit.done", "Audit done"
+    REPORT_DONE = "report.done", "Report done"
+    BUDGET_FAILED = "budget.failed", "Budget failed"
+    CHECK_REGRESSED = "check.regressed", "Check regressed"
+
+
+class Webhook(models.Model):
+    """A URL that receives a project's events, signed with its secret (reports/webhooks.py)."""
+
+    Event = WebhookEvent
+    URL_MAX_LENGTH = 2048
+
+    project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="webhooks")
+    url = models.CharField(max_length=URL_MAX_LENGTH)
+    events = models.JSONField(help_text="The events it receives: a list of WebhookEvent values.")
+    # Kept as it is, not hashed: every delivery signs its body with it (HMAC-SHA256).
+    secret = models.CharField(max_length=255)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(secret=""), name="reports_webhook_has_secret"),
+            models.CheckConstraint(condition=~Q(events=[]), name="reports_webhook_has_events"),
+        ]
+
+    def __str__(self) -> str:
+        return self.url
+
+
+class DeliveryStatus(models.TextChoices):
+    PENDING = "pending", "Pending"
+    DELIVERED = "delivered", "Delivered"
+    FAILED = "failed", "Failed"
+
+
+class WebhookDelivery(models.Model):
+    """One event sent to one webhook: the exact body signed, and how each attempt went."""
+
+    Status = DeliveryStatus
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.DB_CASCADE, related_name="deliveries")
+    event = models.CharField(max_length=32, choices=WebhookEvent.choices)
+    # The raw body, kept so that every retry sends (and signs) the same bytes.
+    body = models.TextField()
+    status = models.CharField(max_length=9, choices=DeliveryStatus.choices, default=DeliveryStatus.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    response_status = models.PositiveSmallIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True, default="", help_text="Why the last attempt failed.")
+    created_at = models.DateTimeField(auto_now_add=True)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "webhook deliveries"
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=DeliveryStatus.values), name="reports_delivery_status_valid"),
+            models.CheckConstraint(
+                condition=~Q(status=DeliveryStatus.DELIVERED) | Q(delivered_at__isnull=False),
+                name="reports_delivery_delivered_has_time",
+            ),
+        ]
+        indexes = [models.Index(fields=["webhook", "-created_at"], name="reports_delivery_webhook_time")]
+
+    def __str__(self) -> str:
+        return f"{self.event} → {self.webhook.url}"

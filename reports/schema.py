@@ -18,9 +18,12 @@ from reports.serializers import (
     PasswordField,
     PrivacyField,
     ProjectSerializer,
+    ProjectUpdateSerializer,
     ReportCreateSerializer,
     ReportSerializer,
     ReportUpdateSerializer,
+    WebhookCreateSerializer,
+    WebhookSerializer,
 )
 
 
@@ -171,10 +174,69 @@ REPORTS = extend_schema_view(
         responses={200: _record_schema("ReportPatched"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
     ),
     destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
+    compare=extend_schema(
+        summary="Compare two reports",
+        description="What changed in this report since the report `with`: score deltas overall and per category, "
+        "and each check as regressed, improved or unchanged (reports/README.md). `format=markdown` answers "
+        "text/markdown, a summary for a pull-request comment. Both reports must be the key owner's and analysed.",
+        parameters=[
+            OpenApiParameter(
+                "with",
+                {"type": "integer", "minimum": 1},
+                required=True,
+                description="The id of the report to compare with.",
+            ),
+            OpenApiParameter("format", str, enum=["json", "markdown"], description="markdown: text/markdown."),
+        ],
+        responses={
+            200: OpenApiResponse(description="{data: {report, with, score, categories, checks, summary}, status}"),
+            404: NOT_FOUND,
+            422: INVALID,
+            **ERRORS,
+        },
+    ),
 )
 
 
 PROJECTS = extend_schema_view(
+    partial_update=extend_schema(
+        summary="Set a project's budget and alert e-mail",
+        description="Only the parameters given change; null removes one. Every report answer then carries "
+        "`budget: {passed, failures}` (null without a budget).",
+        request=ProjectUpdateSerializer,
+        responses={
+            200: inline_serializer(
+                "ProjectUpdated", {"data": ProjectSerializer(), "status": serializers.IntegerField(default=200)}
+            ),
+            404: NOT_FOUND,
+            422: INVALID,
+            **ERRORS,
+        },
+    ),
+    webhooks=extend_schema(
+        summary="List (GET) or add (POST) a project's webhooks",
+        description="POST answers 201 with the webhook and its `secret`, shown this once (generated when absent). "
+        "Deliveries are signed: `X-Webtools-Signature: sha256=<HMAC-SHA256 of the body>`.",
+        request=WebhookCreateSerializer,
+        responses={
+            200: inline_serializer(
+                "WebhookList", {"data": WebhookSerializer(many=True), "status": serializers.IntegerField(default=200)}
+            ),
+            201: inline_serializer(
+                "WebhookCreated",
+                {
+                    "data": inline_serializer(
+                        "WebhookWithSecret", {**WebhookSerializer().get_fields(), "secret": serializers.CharField()}
+                    ),
+                    "status": serializers.IntegerField(default=201),
+                },
+            ),
+            404: NOT_FOUND,
+            422: INVALID,
+            **ERRORS,
+        },
+    ),
+    webhook_delete=extend_schema(summary="Delete a webhook", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
     list=extend_schema(
         summary="List projects",
         description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "

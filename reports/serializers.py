@@ -5,6 +5,7 @@ Laravel wording ("The url field is required.") so that clients showing them to
 people need no change.
 """
 
+import json
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
@@ -14,7 +15,8 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from common.renderers import RawJSON
-from reports.models import SCORE_CATEGORIES, Project, Report
+from reports import budgets
+from reports.models import SCORE_CATEGORIES, Project, Report, Webhook, WebhookEvent
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -87,6 +89,10 @@ class ReportSerializer(serializers.ModelSerializer):
     )
     created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
     updated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    budget = serializers.SerializerMethodField(
+        help_text="Whether the report meets its project's budget: {passed, failures: [{rule, name, expected, actual, "
+        "message}]}; null when the project has no budget or the report has no results yet."
+    )
 
     class Meta:
         model = Report
@@ -105,8 +111,22 @@ class ReportSerializer(serializers.ModelSerializer):
             "generated_at",
             "created_at",
             "updated_at",
+            "budget",
         ]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_budget(self, report: Report) -> dict | None:
+        budget = report.project.budget
+        if not budget or report.score is None:
+            return None
+        # A list fetches results as text (with_results_text); decode it only when the budget reads checks.
+        needs_results = bool(budget.get("categories") or budget.get("checks"))
+        if needs_results and hasattr(report, "results_text"):
+            results = json.loads(report.results_text)
+        else:
+            results = report.results if needs_results else {}
+        return budgets.evaluate(budget, score=report.score, results=results)
 
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_error(self, report: Report) -> str | None:
@@ -133,17 +153,28 @@ class ReportSerializer(serializers.ModelSerializer):
             "generated_at": _timestamp(report.generated_at),
             "created_at": _timestamp(report.created_at),
             "updated_at": _timestamp(report.updated_at),
+            "budget": self.get_budget(report),
         }
 
 
 class ProjectSerializer(serializers.ModelSerializer):
     project = serializers.CharField(source="name", read_only=True, help_text="The project's name: a host.")
+    budget = serializers.SerializerMethodField(help_text="{min_score, categories, checks}, or null for none.")
+    alert_email = serializers.SerializerMethodField(help_text="Where alerts are mailed, or null.")
     created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
 
     class Meta:
         model = Project
-        fields = ["project", "created_at"]
+        fields = ["project", "budget", "alert_email", "created_at"]
         read_only_fields = fields
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_budget(self, project: Project) -> dict | None:
+        return project.budget or None
+
+    @extend_schema_field(serializers.EmailField(allow_null=True))
+    def get_alert_email(self, project: Project) -> str | None:
+        return project.alert_email or None
 
 
 class StringField(serializers.CharField):
@@ -242,3 +273,101 @@ class ReportUpdateSerializer(serializers.Serializer):
         if privacy == Report.Privacy.PASSWORD and not attrs.get("password") and not report.has_password:
             raise serializers.ValidationError({"password": [PASSWORD_REQUIRED]}, code="required")
         return attrs
+
+
+class ProjectUpdateSerializer(serializers.Serializer):
+    """PATCH /projects/{project}: only the parameters given change; null clears one."""
+
+    budget = serializers.JSONField(
+        required=False,
+        allow_null=True,
+        help_text='{"min_score": 0-100, "categories": {"seo": 0-100, …}, "checks": ["title", …]}, every key '
+        "optional; null or {} removes the budget.",
+    )
+    alert_email = serializers.EmailField(
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        max_length=254,
+        error_messages={
+            **_messages("alert_email"),
+            "invalid": "The alert email must be a valid email address.",
+            "blank": "The alert email must be a valid email address.",
+        },
+        help_text="Where budget.failed and check.regressed are mailed; null or empty stops the mails.",
+    )
+
+    def validate_budget(self, value: object) -> dict:
+        budget, errors = budgets.validate(value)
+        if errors:
+            raise serializers.ValidationError(errors)
+        return budget
+
+    def to_internal_value(self, data: object) -> dict:
+        try:
+            return super().to_internal_value(data)
+        except serializers.ValidationError as exc:
+            # The budget's errors are keyed by their own path (budget.min_score…), like Laravel's dot keys.
+            detail = dict(exc.detail)
+            nested = detail.pop("budget", None)
+            if isinstance(nested, list) and nested and isinstance(nested[0], dict):
+                detail.update(nested[0])
+            elif isinstance(nested, dict):
+                detail.update(nested)
+            elif nested is not None:
+                detail["budget"] = nested
+            raise serializers.ValidationError(detail) from None
+
+
+class WebhookSerializer(serializers.ModelSerializer):
+    project = serializers.CharField(source="project.name", read_only=True)
+    created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+
+    class Meta:
+        model = Webhook
+        fields = ["id", "project", "url", "events", "created_at"]
+        read_only_fields = fields
+
+
+class WebhookCreateSerializer(serializers.Serializer):
+    url = StringField(
+        max_length=Webhook.URL_MAX_LENGTH,
+        error_messages=_messages(
+            "url", max_length=f"The url may not be greater than {Webhook.URL_MAX_LENGTH} characters."
+        ),
+        help_text="Where to POST the events: a public http or https URL.",
+    )
+    events = serializers.JSONField(
+        error_messages=_messages("events"),
+        help_text=f"The events to receive, a non-empty list of: {', '.join(WebhookEvent.values)}.",
+    )
+    secret = StringField(
+        required=False,
+        allow_null=True,
+        min_length=16,
+        max_length=255,
+        error_messages=_messages(
+            "secret",
+            min_length="The secret must be at least 16 characters.",
+            max_length="The secret may not be greater than 255 characters.",
+        ),
+        help_text="The HMAC key (16 to 255 characters); generated when absent. Shown once, in this answer.",
+    )
+
+    def validate_url(self, value: str) -> str:
+        from reports.webhooks import refused_target  # webhooks imports this module
+
+        reason = refused_target(value)
+        if reason:
+            raise serializers.ValidationError(reason)
+        return value
+
+    def validate_events(self, value: object) -> list[str]:
+        if not isinstance(value, list) or not value:
+            raise serializers.ValidationError("The events must be a non-empty list.")
+        unknown = [event for event in value if event not in WebhookEvent.values]
+        if unknown:
+            raise serializers.ValidationError(
+                f"Unknown events: {', '.join(map(str, unknown))}; known: {', '.join(WebhookEvent.values)}."
+            )
+        return list(dict.fromkeys(value))

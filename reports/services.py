@@ -11,8 +11,8 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.db.models import F, QuerySet
 
-from reports import tasks
-from reports.models import Project, Report
+from reports import tasks, webhooks
+from reports.models import Project, Report, Webhook
 
 
 def project_get_or_create(*, owner: AbstractBaseUser, name: str) -> Project:
@@ -132,3 +132,30 @@ def report_delete(*, report: Report) -> bool:
 def project_delete(*, project: Project) -> None:
     """Delete the project and, through the database cascade, all its reports."""
     project.delete()
+
+
+_UNSET = object()
+
+
+def project_update(*, project: Project, budget: object = _UNSET, alert_email: object = _UNSET) -> Project:
+    """Set the project's budget (a validated one; {} removes it) and alert e-mail (None or "" removes it)."""
+    changed = []
+    if budget is not _UNSET:
+        project.budget = budget or {}
+        changed.append("budget")
+    if alert_email is not _UNSET:
+        project.alert_email = alert_email or ""
+        changed.append("alert_email")
+    project.full_clean()
+    if changed:
+        # Only the fields given: a parallel PATCH of the other one is kept.
+        project.save(update_fields=changed)
+    return project
+
+
+def webhook_create(*, project: Project, url: str, events: list[str], secret: str | None = None) -> Webhook:
+    """Add a webhook to the project; a secret is generated when none is given."""
+    webhook = Webhook(project=project, url=url, events=events, secret=secret or webhooks.new_secret())
+    webhook.full_clean()
+    webhook.save()
+    return webhook

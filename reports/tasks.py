@@ -41,6 +41,7 @@ from django_tasks_db.models import DBTaskResult
 from redis.exceptions import RedisError
 
 from common.cache import RedisOutage
+from reports import webhooks
 from reports.analysis import AnalysisError, analyze
 from reports.models import SCORE_CATEGORIES, Report
 
@@ -125,6 +126,8 @@ def analyze_report(report_id: int, run: int) -> str:
     except Exception:
         _finish(report_id, run, status=Report.Status.FAILED, error=UNEXPECTED_FAILURE)
         raise  # the task backend records the traceback
+    # The results this analysis replaces: a re-run's alerts compare against them.
+    before = Report.objects.filter(pk=report_id).values("score", "result", "results", "generated_at").first()
     finished = _finish(
         report_id,
         run,
@@ -137,7 +140,14 @@ def analyze_report(report_id: int, run: int) -> str:
         rendering=analysis.rendering,
         generated_at=timezone.now(),
     )
-    return "done" if finished else "superseded"
+    if not finished:
+        return "superseded"
+    try:
+        webhooks.analysis_finished(report_id, before)
+    except Exception:
+        # The analysis is stored; a failure to queue its alerts must not mark it failed.
+        logger.exception("Could not queue the alerts of report %s", report_id)
+    return "done"
 
 
 def _finish(report_id: int, run: int, **fields: object) -> bool:

@@ -11,6 +11,7 @@ urlpatterns = [
     path("reports/projects", lists.project_list, name="project-list"),
     path("reports/new", analyse.report_new, name="report-new"),
     path("reports/<int:report_id>", pages.report_page, name="report-page"),
+    path("reports/<int:report_id>/compare", pages.report_compare, name="report-compare"),
     path("reports/<int:report_id>.json", pages.report_download, name="report-download"),
     path("reports/<int:report_id>/progress", analyse.report_progress, name="report-progress"),
     path("reports/<int:report_id>/status", analyse.report_status, name="report-status"),

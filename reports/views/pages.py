@@ -17,7 +17,7 @@ from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods, require_safe
 
 from common.paging import streamed_json
-from reports import presentation
+from reports import comparison, presentation
 from reports.forms import ReportPasswordForm
 from reports.models import Report
 from reports.serializers import ReportSerializer
@@ -115,7 +115,56 @@ def _report_context(request: HttpRequest, report: Report, is_owner: bool) -> dic
         "failed_count": sum(len(view.failed_checks) for view in shown),
         "passed_count": sum(len(view.passed_checks) for view in shown),
         "is_owner": is_owner,
+        "previous": _previous_report(report, is_owner),
     }
+
+
+def _previous_report(report: Report, is_owner: bool) -> Report | None:
+    """The latest other analysed report of the same URL that the requester may read, to compare with."""
+    if report.generated_at is None:
+        return None
+    candidates = Report.objects.filter(project_id=report.project_id, url=report.url, generated_at__isnull=False)
+    if not is_owner:
+        candidates = candidates.filter(privacy=Report.Privacy.PUBLIC)
+    return candidates.exclude(pk=report.pk).order_by("-generated_at", "-pk").only("pk", "generated_at").first()
+
+
+@require_safe
+def report_compare(request: HttpRequest, report_id: int) -> HttpResponse:
+    """/reports/<id>/compare?with=<other>: the API's comparison, for whoever may read both pages."""
+    report, _, is_open = _readable(request, report_id)
+    if not is_open:
+        return redirect(report)  # its password first
+    other_id = request.GET.get("with", "").strip()
+    if not other_id.isdigit():
+        raise Http404("No report to compare with.")
+    baseline, _, baseline_open = _readable(request, int(other_id))
+    if not baseline_open:
+        return redirect(baseline)
+    if report.generated_at is None or baseline.generated_at is None:
+        raise Http404("A report without results cannot be compared.")
+    compared = comparison.compare(report, baseline)
+    response = render(
+        request,
+        "reports/report_compare.html",
+        {
+            "report": report,
+            "baseline": baseline,
+            "compared": compared,
+            "categories": [
+                {"name": name, "label": presentation.CATEGORY_LABELS.get(name, presentation.humanize(name)), **values}
+                for name, values in compared.categories.items()
+            ],
+            "checks": [
+                {**check, "label": presentation.humanize(check["check"])}
+                for check in compared.checks
+                if check["status"] != comparison.UNCHANGED
+            ],
+        },
+    )
+    # Private if either side is: the page shows both.
+    _keep_private(response, baseline)
+    return _keep_private(response, report)
 
 
 @require_safe

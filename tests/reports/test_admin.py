@@ -125,3 +125,30 @@ def test_rerun_analysis_action_shows_a_failure_and_keeps_the_last_results(admin_
     assert report.status == Report.Status.FAILED
     assert report.error.startswith("The page could not be analysed")
     assert report.score == 1
+
+
+def test_the_webhook_delivery_log_shows_each_delivery_and_hides_secrets(admin_client, user):
+    from reports.models import Webhook, WebhookDelivery
+
+    project = ProjectFactory(owner=user, name="shop.example")
+    webhook = Webhook.objects.create(
+        project=project, url="https://hooks.example/ci", events=["report.done"], secret="whsec_never-shown-1234"
+    )
+    delivery = WebhookDelivery.objects.create(
+        webhook=webhook,
+        event="report.done",
+        body='{"event":"report.done"}',
+        status="failed",
+        attempts=5,
+        response_status=500,
+        error="The receiver answered 500.",
+    )
+
+    listed = admin_client.get("/admin/reports/webhookdelivery/")
+    shown = admin_client.get(f"/admin/reports/webhookdelivery/{delivery.pk}/change/")
+    hook_page = admin_client.get(f"/admin/reports/webhook/{webhook.pk}/change/")
+
+    assertContains(listed, "https://hooks.example/ci")
+    assertContains(listed, "Failed")
+    assertContains(shown, "The receiver answered 500.")
+    assertNotContains(hook_page, "whsec_never-shown-1234")

@@ -110,7 +110,7 @@ def test_unknown_path_under_v1_is_not_found_in_the_api_shape(owner_client):
         ("post", "/api/v1/reports/1"),
         ("get", "/api/v1/projects/example.com"),
         ("post", "/api/v1/projects"),
-        ("patch", "/api/v1/projects/example.com"),
+        ("put", "/api/v1/projects/example.com"),
     ],
 )
 def test_unsupported_methods_are_405_in_the_api_shape(owner_client, user, method, path):

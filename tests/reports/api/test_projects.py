@@ -46,7 +46,12 @@ def test_list_shows_project_and_created_at(owner_client, user):
 
     item = owner_client.get(URL).json()["data"][0]
 
-    assert item == {"project": "shop.example", "created_at": project.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
+    assert item == {
+        "project": "shop.example",
+        "budget": None,
+        "alert_email": None,
+        "created_at": project.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+    }
 
 
 def test_list_requires_a_key(api_client):

@@ -63,6 +63,7 @@ def test_list_shows_each_report_with_its_public_fields(owner_client, user):
         "generated_at": report.generated_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         "created_at": report.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
         "updated_at": report.updated_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+        "budget": None,
     }
 
 

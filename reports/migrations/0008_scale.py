@@ -71,8 +71,9 @@ BACKFILL = (
 
 
 # SQLite drops a table's triggers whenever a migration rebuilds the table (AddField and most
-# AlterField operations do): a later migration that rebuilds reports_report must run
-# add_count_triggers again, or the kept counts stop following the reports on SQLite.
+# AlterField operations do), and cannot rebuild reports_project while these triggers name it:
+# a later migration that rebuilds either table must run drop_count_triggers first and
+# add_count_triggers after, or the kept counts stop following the reports on SQLite.
 def add_count_triggers(apps, schema_editor):
     # One transaction: CREATE TRIGGER locks the table against writes until the count is filled
     # in, so no report is inserted or deleted between the two unseen by either.
@@ -98,7 +99,7 @@ class Migration(migrations.Migration):
     atomic = False
 
     dependencies = [
-        ("reports", "0006_category_scores_from_results"),
+        ("reports", "0007_budgets_webhooks"),
     ]
 
     operations = [

@@ -1,0 +1,125 @@
+"""Budgets: the minimums a project's reports must meet, for CI jobs to fail on.
+
+A project's budget (`Project.budget`, set with PATCH /api/v1/projects/{project}) is
+
+    {"min_score": 80, "categories": {"seo": 90, "security": 70}, "checks": ["title", "https_encryption"]}
+
+every key optional: a minimum overall score, minimum per-category scores
+(reports.comparison.category_scores) and checks that must pass. `evaluate()` says
+whether a report meets it: `{"passed": bool, "failures": [...]}`, or None when the
+project has no budget or the report has never been analysed (nothing to judge yet).
+"""
+
+from reports.analysis.checks import CATEGORIES
+from reports.comparison import category_scores
+
+KNOWN_KEYS = ("min_score", "categories", "checks")
+
+
+def known_categories() -> list[str]:
+    return [category.name for category in CATEGORIES]
+
+
+def known_checks() -> dict[str, str]:
+    """check key → its category."""
+    return {check.key: category.name for category in CATEGORIES for check in category.checks}
+
+
+def _is_score(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 100
+
+
+def validate(budget: object) -> tuple[dict, dict[str, list[str]]]:
+    """The budget in its stored form, and the errors by field (`budget.min_score`…) if it is not valid."""
+    if budget is None or budget == {}:
+        return {}, {}
+    if not isinstance(budget, dict):
+        return {}, {"budget": ["The budget must be an object."]}
+    errors: dict[str, list[str]] = {}
+    unknown = sorted(set(budget) - set(KNOWN_KEYS))
+    if unknown:
+        errors["budget"] = [f"The budget has unknown keys: {', '.join(unknown)}; known: {', '.join(KNOWN_KEYS)}."]
+    clean: dict = {}
+    if budget.get("min_score") is not None:
+        if _is_score(budget["min_score"]):
+            clean["min_score"] = budget["min_score"]
+        else:
+            errors["budget.min_score"] = ["The budget.min_score must be an integer between 0 and 100."]
+    categories = budget.get("categories")
+    if categories is not None:
+        if not isinstance(categories, dict):
+            errors["budget.categories"] = ["The budget.categories must be an object of category → minimum score."]
+        else:
+            for name, minimum in categories.items():
+                if name not in known_categories():
+                    errors[f"budget.categories.{name}"] = [f"Unknown category; known: {', '.join(known_categories())}."]
+                elif not _is_score(minimum):
+                    errors[f"budget.categories.{name}"] = ["The minimum must be an integer between 0 and 100."]
+            if categories:
+                clean["categories"] = dict(categories)
+    checks = budget.get("checks")
+    if checks is not None:
+        if not isinstance(checks, list) or not all(isinstance(check, str) for check in checks):
+            errors["budget.checks"] = ["The budget.checks must be a list of check names."]
+        else:
+            unknown_checks = [check for check in checks if check not in known_checks()]
+            if unknown_checks:
+                errors["budget.checks"] = [f"Unknown checks: {', '.join(unknown_checks)}."]
+            if checks:
+                clean["checks"] = list(dict.fromkeys(checks))
+    return clean, errors
+
+
+def _find_check(results: dict, key: str) -> dict | None:
+    for checks in results.values():
+        if isinstance(checks, dict) and isinstance(checks.get(key), dict):
+            return checks[key]
+    return None
+
+
+def evaluate(budget: dict | None, *, score: int | None, results: dict | None) -> dict | None:
+    """Whether a report with this score and these results meets the budget (None: no budget, or no results yet)."""
+    if not budget or score is None:
+        return None
+    results = results or {}
+    failures = []
+    minimum = budget.get("min_score")
+    if minimum is not None and score < minimum:
+        failures.append(
+            {
+                "rule": "min_score",
+                "name": "score",
+                "expected": minimum,
+                "actual": score,
+                "message": f"The score is {score}, below the minimum of {minimum}.",
+            }
+        )
+    if budget.get("categories"):
+        scores = category_scores(results)
+        for name, minimum in budget["categories"].items():
+            actual = scores.get(name)
+            if actual is None or actual < minimum:
+                failures.append(
+                    {
+                        "rule": "category",
+                        "name": name,
+                        "expected": minimum,
+                        "actual": actual,
+                        "message": f"The {name} score is {actual}, below the minimum of {minimum}."
+                        if actual is not None
+                        else f"The report has no {name} results.",
+                    }
+                )
+    for key in budget.get("checks", []):
+        check = _find_check(results, key)
+        if check is None or not check.get("passed"):
+            failures.append(
+                {
+                    "rule": "check",
+                    "name": key,
+                    "expected": True,
+                    "actual": None if check is None else False,
+                    "message": f"The check {key} must pass." if check else f"The check {key} did not run.",
+                }
+            )
+    return {"passed": not failures, "failures": failures}
