@@ -450,9 +450,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--sqlite-dir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")))
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
+    parser.add_argument(
+        "--no-collectstatic", action="store_true", help="use the static files collected before (the pages need them)"
+    )
     args = parser.parse_args(argv)
 
-    collected = False
+    collected = args.no_collectstatic
     measured: dict[tuple[str, int], tuple[dict, dict[str, Measure]]] = {}
     seeds: dict[tuple[str, int], float] = {}
     for backend, size in args.sizes:
