@@ -355,3 +355,21 @@ def _queue_analyses(sql: Dialect) -> None:
         f"ON r.status = '{Report.Status.QUEUED}' AND r.id <> {first.pk} WHERE t.id = %s",
         [DBTaskResult._meta.pk.get_db_prep_value(template.pk, connection)],
     )
+
+
+def row_counts() -> None:
+    """Print every non-empty table of the project's apps with its rows (PostgreSQL: the planner's estimate)."""
+    from django.apps import apps
+
+    counts = {}
+    with connection.cursor() as cursor:
+        for model in apps.get_models():
+            table = model._meta.db_table
+            if connection.vendor == "postgresql":
+                cursor.execute("SELECT GREATEST(reltuples, 0)::bigint FROM pg_class WHERE relname = %s", [table])
+            else:
+                cursor.execute(f"SELECT COUNT(*) FROM {connection.ops.quote_name(table)}")
+            row = cursor.fetchone()
+            if row and row[0]:
+                counts[table] = row[0]
+    print(json.dumps(counts))

@@ -26,6 +26,7 @@ FAKE_SEED = {
     "links": 1,
     "own_reports": 1,
     "own_projects": 1,
+    "owned_pastes": 1,
 }
 
 
