@@ -229,9 +229,8 @@ def reset_peaks(pids: list[int]) -> dict[int, int]:
     return {pid: _status_kb(pid, "VmRSS") for pid in pids}
 
 
-def measure(
-    client: httpx.Client, base: str, endpoint: Endpoint, data: dict, pids: list[int], args: argparse.Namespace
-) -> Measure:
+def request_parts(endpoint: Endpoint, data: dict) -> tuple[dict[str, str], dict[str, str]]:
+    """The headers and cookies that authenticate `endpoint` as the seeded owner."""
     headers = {"Accept": endpoint.accept or "application/json"}
     cookies = {}
     if endpoint.auth in ("session", "admin"):
@@ -244,6 +243,45 @@ def measure(
         headers["Authorization"] = f"Bearer {data['shortener_key']}"
     if endpoint.body is not None:
         headers["Content-Type"] = "application/json"
+    return headers, cookies
+
+
+def explain_misses(backend: str, env: dict[str, str], data: dict, results: dict[str, "Measure"]) -> dict[str, dict]:
+    """The slowest query and its plan of each endpoint over the p50 limit or answering an error."""
+    limit = PG_P50_LIMIT_MS if backend == "pg" else SQLITE_P50_LIMIT_MS
+    missed = []
+    for endpoint in endpoints(data):
+        result = results.get(endpoint.name)
+        if result is None or (result.p50_ms < limit and result.status < 400):
+            continue
+        headers, cookies = request_parts(endpoint, data)
+        body = endpoint.body.replace("{n}", f"explain-{time.time_ns()}") if endpoint.body else None
+        missed.append(
+            {
+                "name": endpoint.name,
+                "path": endpoint.path,
+                "method": endpoint.method,
+                "headers": headers,
+                "cookies": cookies,
+                "body": body,
+            }
+        )
+    if not missed:
+        return {}
+    request = json.dumps({"endpoints": missed, "host": "127.0.0.1"})
+    output = manage(env, "shell", "-c", f"from bench.scale_explain import explain; explain({request!r})")
+    found = json.loads(output.strip().splitlines()[-1])
+    for name, why in found.items():
+        print(f"  EXPLAIN {name}: {why.get('queries', 0)} queries, slowest {why.get('query_ms', '-')} ms", flush=True)
+        for line in why.get("plan", [])[:6]:
+            print(f"      {line}", flush=True)
+    return found
+
+
+def measure(
+    client: httpx.Client, base: str, endpoint: Endpoint, data: dict, pids: list[int], args: argparse.Namespace
+) -> Measure:
+    headers, cookies = request_parts(endpoint, data)
     client.cookies.clear()
     for name, value in cookies.items():
         client.cookies.set(name, value)
@@ -323,7 +361,9 @@ def prepare(backend: str, size: int, env: dict[str, str], args: argparse.Namespa
     return data
 
 
-def run_size(backend: str, size: int, args: argparse.Namespace) -> tuple[dict, dict[str, Measure]]:
+def run_size(
+    backend: str, size: int, args: argparse.Namespace, *, explain: bool = False
+) -> tuple[dict, dict[str, Measure]]:
     env = service_env(database_url(backend, size, args))
     env["SHORTENER_ADMINPWD"] = ADMIN_PASSWORD  # admin mode needs one; the seeded session is in it already
     env["SHORTENER_TOKEN_RATE_LIMIT"] = "1000000000"
@@ -355,6 +395,8 @@ def run_size(backend: str, size: int, args: argparse.Namespace) -> tuple[dict, d
                     f"{result.bytes:>10,} B  peak {result.rss_peak_mb:>7.1f} MB{flag}",
                     flush=True,
                 )
+    if explain:
+        data["explain"] = explain_misses(backend, env, data, results)
     return data, results
 
 
@@ -476,6 +518,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sqlite-dir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")))
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="at each backend's largest size, show the slowest query's plan of every endpoint over its p50 limit",
+    )
+    parser.add_argument(
         "--no-collectstatic", action="store_true", help="use the static files collected before (the pages need them)"
     )
     args = parser.parse_args(argv)
@@ -487,7 +534,8 @@ def main(argv: list[str] | None = None) -> int:
         if not collected:
             manage(service_env(database_url(backend, size, args)), "collectstatic", "--noinput", "-v0")
             collected = True
-        data, results = run_size(backend, size, args)
+        largest = size == max(s for b, s in args.sizes if b == backend)
+        data, results = run_size(backend, size, args, explain=args.explain and largest)
         measured[(backend, size)] = (data, results)
         seeds[(backend, size)] = data["seed_seconds"]
     rows = build_rows(measured)
@@ -500,6 +548,8 @@ def main(argv: list[str] | None = None) -> int:
                     "cores": os.cpu_count(),
                     "seed_seconds": {f"{b}:{s}": sec for (b, s), sec in seeds.items()},
                     "rows": [asdict(row) for row in rows],
+                    "explain": {f"{b}:{s}": d.get("explain", {}) for (b, s), (d, _) in measured.items()},
+                    "tables": {f"{b}:{s}": d.get("rows", {}) for (b, s), (d, _) in measured.items()},
                 },
                 indent=2,
             )
