@@ -43,6 +43,7 @@ EXPORT_LINKS_PER_SECOND = 50_000
 EXPORT_RSS_GROWTH_MB = 50
 # A last page holds fewer rows than a first: bytes past 4 times (and 4 KB) are growth with the data.
 BYTES_GROWTH_LIMIT = 4.0
+OWN_PAGE_SIZE = 100  # C's page of a user's own links (shortener/README.md); main lists them whole
 ACCOUNT_PER_PAGE = 50  # B's default page of an account's pastes (pastes/README.md)
 ADMIN_PASSWORD = "scale-bench-admin-password"
 # Migrations that fill a table from the seeded ones (the per-day visit counts from the visits):
@@ -116,6 +117,11 @@ def endpoints(data: dict) -> list[Endpoint]:
         Endpoint("C admin /stats.json last page", f"{s}stats.json?page={last_page(data['links'], 10)}", auth="admin"),
         Endpoint("C own /stats", f"{s}stats", auth="session", accept=html),
         Endpoint("C own /stats.json", f"{s}stats.json", auth="session"),
+        Endpoint(
+            "C own /stats.json last page",
+            f"{s}stats.json?page={last_page(data['own_links'], OWN_PAGE_SIZE)}",
+            auth="session",
+        ),
         Endpoint("C GET /export (JSON)", f"{s}export.json", auth="session", export=True),
         Endpoint("C GET /export.csv", f"{s}export.csv", auth="session", export=True),
         # A: reports.

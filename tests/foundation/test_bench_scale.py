@@ -27,6 +27,7 @@ FAKE_SEED = {
     "own_reports": 1,
     "own_projects": 1,
     "owned_pastes": 1,
+    "own_links": 1,
 }
 
 
