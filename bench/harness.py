@@ -64,7 +64,16 @@ def manage(env: dict[str, str], *args: str) -> str:
 
 
 @contextmanager
-def server(target: str, *, port: int, workers: int, threads: int, env: dict[str, str], ready_path: str = "/"):
+def server(
+    target: str,
+    *,
+    port: int,
+    workers: int,
+    threads: int,
+    env: dict[str, str],
+    ready_path: str = "/",
+    ready_timeout: float = 30,
+):
     """Run `target` (module:application) under granian, as make run does, until the block ends."""
     command = [
         str(VENV_BIN / "granian"),
@@ -85,7 +94,7 @@ def server(target: str, *, port: int, workers: int, threads: int, env: dict[str,
     ]
     process = subprocess.Popen(command, cwd=PROJECT_DIR, env=env)
     try:
-        wait_until_up(f"http://127.0.0.1:{port}{ready_path}", process)
+        wait_until_up(f"http://127.0.0.1:{port}{ready_path}", process, timeout=ready_timeout)
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process, grace=10)

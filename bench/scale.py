@@ -383,6 +383,8 @@ def run_size(
         threads=args.threads,
         env=env,
         ready_path="/healthz",
+        # Starting two workers that import Django took over 30 s on the busy shared machine.
+        ready_timeout=300,
     ) as base:
         pids = granian_workers(args.port)
         with httpx.Client(timeout=args.timeout, follow_redirects=False) as client:
