@@ -3,9 +3,9 @@ SHELL := /bin/bash
 VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
-# One worker per core: measured fastest for granian on the 2-core machines (README, 'Serving').
+# One worker per core: measured fastest for granian on the 2-core machines (docs/deployment.md, 'Serving').
 WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
-# Threads per worker, each with its own database connection (README, 'Serving').
+# Threads per worker, each with its own database connection (docs/deployment.md, 'Serving').
 WEB_THREADS ?= 4
 export DJANGO_SETTINGS_MODULE := config.settings
 

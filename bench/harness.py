@@ -17,7 +17,7 @@ PROJECT_DIR = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 WRK_DIR = Path(__file__).resolve().parent / "wrk"
 # wrk runs on the same cores as the service. At the same priority its busy threads starve a
-# server thread now and then for 1-4 s on the 2-core machine (README, "Benchmarks"), which a
+# server thread now and then for 1-4 s on the 2-core machine (bench/README.md), which a
 # client on another machine never does; at a lower one the service gets the CPU it needs first.
 WRK_NICENESS = 10
 

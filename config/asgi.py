@@ -1,4 +1,4 @@
-"""ASGI is not supported: serve `config.wsgi:application` (README, "Serving").
+"""ASGI is not supported: serve `config.wsgi:application` (docs/deployment.md, "Serving").
 
 Interface C's redirect relies on a shortcut in front of Django's WSGI handler
 (shortener/fastpath/wsgi.py), and nothing in the project is asynchronous: under ASGI every
@@ -8,4 +8,4 @@ stack, far below the measured figures. Failing here beats a deployment that is q
 
 from django.core.exceptions import ImproperlyConfigured
 
-raise ImproperlyConfigured("ASGI is not supported; serve config.wsgi:application (see README, 'Serving').")
+raise ImproperlyConfigured("ASGI is not supported; serve config.wsgi:application (see docs/deployment.md, 'Serving').")

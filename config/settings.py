@@ -1,7 +1,9 @@
 """Settings for the whole service: one module, every deployment difference from the environment.
 
-The README lists every variable. With no environment at all, `DEBUG` is off and
-`SECRET_KEY` must be given; `DEBUG=1` alone is enough for a development server on SQLite.
+Every variable is in one table: docs/deployment.md for the site-wide ones, each interface's
+README for its own (tests/foundation/test_docs.py keeps it so). With no environment at all,
+`DEBUG` is off and `SECRET_KEY` must be given; `DEBUG=1` alone is enough for a development
+server on SQLite.
 """
 
 from pathlib import Path
@@ -55,6 +57,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_tasks_db",
+    "common",
     "reports",
     "pastes",
     "shortener",
@@ -278,7 +281,7 @@ REPORTS_ANALYSIS_WAIT_SLOTS = env_int("REPORTS_ANALYSIS_WAIT_SLOTS", 1, minimum=
 REPORTS_ANALYSIS_LEASE = env_float("REPORTS_ANALYSIS_LEASE", 30.0, minimum=1)
 # Analyses run at once by one `analysis_worker` process (they mostly wait on the network).
 REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
-# An analysis worker beside the web server (make run) yields the CPU to requests: see the README's benchmarks.
+# An analysis worker beside the web server (make run) yields the CPU to requests: see bench/README.md.
 REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 # Password attempts on one password-protected report page, per client address.
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)

@@ -96,8 +96,3 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
         return interface_errors(request).unavailable(request, retry_after=RETRY_AFTER_SECONDS)
     return interface_errors(request).error_response(request, 500)
-
-
-def service_unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
-    """503 in the interface's shape, with Retry-After when given (for when a dependency is down)."""
-    return interface_errors(request).unavailable(request, retry_after=retry_after)

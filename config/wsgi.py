@@ -16,5 +16,5 @@ application = with_redirect_shortcut(application)
 # What is loaded by now (Django, the apps, their modules) lives as long as the process. Frozen,
 # the collector's full collections skip it: unfrozen, each one walked ~110,000 objects and held
 # the GIL for 30 ms on an idle machine and 90-150 ms under load, stalling every request thread of
-# the worker at once (README, "Benchmarks").
+# the worker at once (bench/README.md, "What the tails were").
 gc.freeze()

@@ -1,11 +1,13 @@
-"""Interface A's errors: the domain errors its services raise, and its one error body.
+"""Interface A's one error body, for the API's views and for Django itself.
 
 Errors answer as the reference product does (Laravel): `{"message": …, "status": N}`,
 with a 422 whose `message` maps each field to its messages, and two bodies without
 `status`, kept as the framework writes them: 401 `{"message": "Unauthenticated."}`
 and 429 `{"message": "Too Many Attempts."}`. `api_exception_handler` answers the
-API's views; `error_response` answers for Django itself (config.views: unknown URL,
-bad or oversized request, crash, service unavailable).
+API's views, Django's own not-found, permission and validation errors included (a
+failed analysis is not an exception: the view answers the stored report's error as
+a 422); `error_response` answers for Django itself (config.views: unknown URL, bad
+or oversized request, crash, service unavailable).
 """
 
 from django.core.exceptions import ObjectDoesNotExist, ObjectNotUpdated
@@ -27,18 +29,6 @@ STATUS_MESSAGES = {
     500: "Server error.",
     503: "Service Unavailable.",
 }
-
-
-class ReportsError(Exception):
-    """A domain error of interface A, raised by its services; the API maps each to a response."""
-
-
-class AnalysisFailed(ReportsError):
-    """The page could not be fetched or analysed: nothing was stored or changed."""
-
-    def __init__(self, reason: object) -> None:
-        super().__init__(f"The page could not be analysed: {reason}")
-        self.field_errors = {"url": [str(self)]}
 
 
 def error_body(status: int, message: object) -> dict:
@@ -77,8 +67,6 @@ def api_exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoPermissionDenied):
         exc = exceptions.PermissionDenied()
-    elif isinstance(exc, AnalysisFailed):
-        exc = exceptions.ValidationError(exc.field_errors)
     elif isinstance(exc, DjangoValidationError):
         exc = exceptions.ValidationError(as_serializer_error(exc))
     if not isinstance(exc, exceptions.APIException):

@@ -41,6 +41,22 @@ def report_create(
     return report
 
 
+def report_create_and_wait(
+    *, owner: AbstractBaseUser, url: str, privacy: int = Report.Privacy.PUBLIC, password: str = ""
+) -> Report:
+    """The API's create: store and queue the report, wait a little for its analysis, and
+    discard it if that analysis failed (the caller answers 422 and nothing stays behind).
+
+    The report is returned as it was last seen: done, failed (then deleted) or still
+    queued or running; the caller picks the HTTP status from that.
+    """
+    report = report_create(owner=owner, url=url, privacy=privacy, password=password)
+    report = tasks.wait_for_analysis(report)
+    if report.status == Report.Status.FAILED:
+        report_discard(report=report)
+    return report
+
+
 def report_update(
     *, report: Report, privacy: int | None = None, password: str | None = None, rerun: bool = False
 ) -> Report:
@@ -87,6 +103,11 @@ def report_discard(*, report: Report) -> None:
         Report.objects.filter(pk=report.pk).delete()
         if project is not None and not project.reports.exists():
             project.delete()
+
+
+def report_delete(*, report: Report) -> None:
+    """Delete the report; its project stays, even when this was its last report."""
+    report.delete()
 
 
 def project_delete(*, project: Project) -> None:

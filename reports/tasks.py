@@ -42,7 +42,6 @@ from redis.exceptions import RedisError
 
 from common.cache import RedisOutage
 from reports.analysis import AnalysisError, analyze
-from reports.errors import AnalysisFailed
 from reports.models import Report
 
 logger = logging.getLogger(__name__)
@@ -51,6 +50,11 @@ UNEXPECTED_FAILURE = "The analysis failed unexpectedly; run it again later."
 # How often a waiting request looks at the report: first soon, then less often.
 FIRST_POLL_SECONDS = 0.05
 MAX_POLL_SECONDS = 0.25
+
+
+def analysis_failure_message(reason: object) -> str:
+    """The error stored on a report whose page could not be fetched or analysed (the API answers it in a 422)."""
+    return f"The page could not be analysed: {reason}"
 
 
 def _lease_end() -> datetime:
@@ -116,7 +120,7 @@ def analyze_report(report_id: int, run: int) -> str:
         with _renewed_lease(report_id, run):
             analysis = analyze(url)
     except AnalysisError as exc:
-        _finish(report_id, run, status=Report.Status.FAILED, error=str(AnalysisFailed(exc)))
+        _finish(report_id, run, status=Report.Status.FAILED, error=analysis_failure_message(exc))
         return "failed"
     except Exception:
         _finish(report_id, run, status=Report.Status.FAILED, error=UNEXPECTED_FAILURE)

@@ -1,6 +1,7 @@
 from django.contrib import admin
 
 from common.admin import ApiKeyAdmin
+from common.estimated_count import EstimatedCountPaginator
 from shortener.models import ApiKey, ShortLink
 
 admin.site.register(ApiKey, ApiKeyAdmin)
@@ -24,4 +25,8 @@ class ShortLinkAdmin(admin.ModelAdmin):
     search_fields = ("code", "url", "owner__username")
     raw_id_fields = ("owner",)
     readonly_fields = ("counter", "created_at")
-    ordering = ("-created_at",)
+    # Newest first with the pk the admin adds as tiebreak: the order of shortener_link_created_idx.
+    ordering = ("-created_at", "-pk")
+    # At 10^6 links an exact count is a scan per list page: count only up to a bound, then estimate.
+    paginator = EstimatedCountPaginator
+    show_full_result_count = False

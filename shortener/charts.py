@@ -2,17 +2,19 @@
 
 The chart is an SVG drawn by the template (shortener/visits_chart.html) from these
 numbers: no script, no CDN, no inline style (its colours are classes in shortener.css),
-so it keeps the site's CSP and follows dark mode. The per-day counts come from the Visit
-rows (one per visitor, link and day), which shortener_prune_visits keeps for CHART_DAYS.
+so it keeps the site's CSP and follows dark mode. The per-day counts come from DailyVisits
+(per link) and SiteDailyVisits (all links), which the visit batch writer keeps in the
+transaction that writes the Visit rows: a chart reads at most CHART_DAYS rows, whatever the
+traffic, and never the Visit rows (docs/scale.md).
 """
 
 import datetime
 from dataclasses import dataclass
 
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
-from shortener.models import Visit
+from shortener.models import DailyVisits, SiteDailyVisits
 
 CHART_DAYS = 30
 # viewBox units; the SVG scales to its container's width.
@@ -57,21 +59,21 @@ def chart_days(today: datetime.date | None = None) -> list[datetime.date]:
     return [today - datetime.timedelta(days=offset) for offset in range(CHART_DAYS - 1, -1, -1)]
 
 
-def visits_per_day(visits: QuerySet[Visit], days: list[datetime.date]) -> dict[datetime.date, int]:
-    """Unique visits on each of `days` (0 for days without any)."""
-    rows = visits.filter(day__gte=days[0], day__lte=days[-1]).values("day").annotate(visits=Count("id"))
-    counts = {row["day"]: row["visits"] for row in rows.order_by()}
-    return {day: counts.get(day, 0) for day in days}
+def visits_per_day(counts: QuerySet, days: list[datetime.date]) -> dict[datetime.date, int]:
+    """Unique visits on each of `days` (0 for days without any), from a per-day count table."""
+    rows = counts.filter(day__gte=days[0], day__lte=days[-1]).values_list("day", "visits")
+    found = dict(rows.order_by())
+    return {day: found.get(day, 0) for day in days}
 
 
 def link_chart(link_id: int) -> Chart:
     days = chart_days()
-    return bar_chart(visits_per_day(Visit.objects.filter(link_id=link_id), days))
+    return bar_chart(visits_per_day(DailyVisits.objects.filter(link_id=link_id), days))
 
 
 def site_chart() -> Chart:
     days = chart_days()
-    return bar_chart(visits_per_day(Visit.objects.all(), days))
+    return bar_chart(visits_per_day(SiteDailyVisits.objects.all(), days))
 
 
 def bar_chart(per_day: dict[datetime.date, int]) -> Chart:

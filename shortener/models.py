@@ -65,9 +65,28 @@ class ShortLink(models.Model):
             ),
         ]
         indexes = [
-            # Own links and the admin list, most visited first.
-            models.Index(fields=["owner", "-counter"], name="shortener_shortlink_owner_idx"),
-            models.Index(fields=["-counter", "-created_at"], name="shortener_shortlink_top_idx"),
+            # Each matches its list's whole ORDER BY, tiebreak included, so that a page is a seek
+            # in the index and not a sort (docs/scale.md). Deleted links are in none of those lists.
+            # The admin statistics, most visited first (links_by_popularity()).
+            models.Index(
+                fields=["-counter", "-created_at", "-id"],
+                condition=Q(deleted_at__isnull=True),
+                name="shortener_link_rank_idx",
+            ),
+            # Own statistics, the same order within one owner.
+            models.Index(
+                fields=["owner", "-counter", "-created_at", "-id"],
+                condition=Q(deleted_at__isnull=True),
+                name="shortener_link_owner_rank_idx",
+            ),
+            # GET /export, oldest first (links_for_export()).
+            models.Index(
+                fields=["owner", "created_at", "id"],
+                condition=Q(deleted_at__isnull=True),
+                name="shortener_link_export_idx",
+            ),
+            # The Django admin's list, newest first (it adds -pk itself); deleted links included.
+            models.Index(fields=["-created_at", "-id"], name="shortener_link_created_idx"),
         ]
 
     def __str__(self) -> str:
@@ -124,7 +143,9 @@ class ShortLink(models.Model):
 class Visit(models.Model):
     """One visitor seen on one link on one UTC day: the row that makes the counter unique."""
 
-    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="+")
+    # No index of its own: the unique constraint's index starts with the link (one index
+    # less for every visit inserted).
+    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="+", db_index=False)
     # Keyed hash of address and User-Agent with a salt that changes every day; no raw address.
     visitor = models.CharField(max_length=32)
     day = models.DateField()
@@ -140,6 +161,71 @@ class Visit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.visitor} on {self.day}"
+
+
+class DailyVisits(models.Model):
+    """Unique visits of one link on one UTC day: what its chart reads, instead of the Visit rows.
+
+    Written by the visit batch writer in the transaction that inserts the Visit rows (so the
+    two always agree), and kept after the Visit rows of the day are pruned.
+    """
+
+    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    visits = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "daily visits"
+        constraints = [
+            # The writer's upsert (ON CONFLICT) target; also serves a link's chart (link, day range).
+            models.UniqueConstraint(fields=["link", "day"], name="shortener_dailyvisits_link_day_uniq"),
+        ]
+        indexes = [
+            # Pruning old days.
+            models.Index(fields=["day"], name="shortener_dailyvisits_day_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.visits} visit(s) of {self.link_id} on {self.day}"
+
+
+class SiteDailyVisits(models.Model):
+    """Unique visits of all links on one UTC day: the admin chart, 30 rows whatever the traffic."""
+
+    day = models.DateField()
+    visits = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        verbose_name_plural = "site daily visits"
+        constraints = [
+            models.UniqueConstraint(fields=["day"], name="shortener_sitedailyvisits_day_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.visits} visit(s) on {self.day}"
+
+
+class LiveLinkCount(models.Model):
+    """The number of live (not deleted) links, as the sum of a few rows, for the admin statistics' total.
+
+    On PostgreSQL a trigger on the links table keeps it (migration 0006), so every way of adding,
+    deleting or undeleting a link counts, the admin and the shell included. A link adds to the
+    row of its connection's slot (backend pid modulo SLOTS), so that concurrent shortenings do not
+    all wait for one row lock. Elsewhere (SQLite) the table stays empty and the links are counted.
+    """
+
+    SLOTS = 16
+
+    slot = models.PositiveSmallIntegerField()
+    live = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["slot"], name="shortener_livelinkcount_slot_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"slot {self.slot}: {self.live}"
 
 
 class LinkCacheVersion(models.Model):

@@ -21,7 +21,7 @@ from functools import wraps
 from typing import Any
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
 from django.views.decorators.csrf import csrf_exempt
 
@@ -104,10 +104,6 @@ def _json_object(request: HttpRequest) -> dict[str, str]:
         elif not isinstance(value, str):
             raise Failure(messages.FIELD_NOT_TEXT.format(field=key))
     return data
-
-
-def success(**fields: Any) -> JsonResponse:
-    return JsonResponse({"success": True, **fields})
 
 
 def is_cross_site(request: HttpRequest) -> bool:

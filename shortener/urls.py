@@ -1,14 +1,11 @@
-import re
-
 from django.urls import path, register_converter
 
-from shortener.models import CODE_MAX_LENGTH
+from shortener.services.links import CODE_RE
 from shortener.views import auth, links, stats, tokens, transfer
 
 
 class CodeConverter:
-    regex = rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}"
-    regex_compiled = re.compile(regex)
+    regex = CODE_RE.pattern
 
     def to_python(self, value: str) -> str:
         return value

@@ -14,6 +14,7 @@ import threading
 import time
 from contextlib import closing, suppress
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -80,6 +81,7 @@ class Server:
             Server.static_collected = True
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.env = env
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
         self.process = subprocess.Popen(
             [
@@ -120,6 +122,29 @@ class Server:
         except FileNotFoundError:
             return []
         return [int(pid) for pid in children.split()]
+
+    def worker_has_loaded_the_app(self, pid: int) -> bool:
+        """Whether worker `pid` holds a connection to the database, as it does once the app is loaded.
+
+        The fast path starts with the app (config.wsgi) and its version watcher connects at once; a
+        worker still importing the app has none. Read from /proc: which sockets the process holds,
+        and which of those are TCP connections to the database's port.
+        """
+        port = urlsplit(self.env["DATABASE_URL"]).port or 5432
+        try:
+            sockets = {
+                os.readlink(fd).removeprefix("socket:[").removesuffix("]")
+                for fd in Path(f"/proc/{pid}/fd").iterdir()
+                if os.readlink(fd).startswith("socket:[")
+            }
+            lines = [
+                line.split()
+                for table in ("tcp", "tcp6")
+                for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]
+            ]
+        except OSError:  # the worker is gone, or a descriptor closed while being read
+            return False
+        return any(int(fields[2].rsplit(":", 1)[1], 16) == port and fields[9] in sockets for fields in lines)
 
     def output(self) -> str:
         self.log.flush()

@@ -23,8 +23,6 @@
 
 import math
 
-RATINGS = ("good", "decent", "bad")
-
 
 def score(results: dict[str, dict[str, dict]], weights: dict[str, float], bands: dict[str, float]) -> int:
     """The page's score from its check results (see the module docstring)."""

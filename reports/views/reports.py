@@ -42,10 +42,7 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
         params = ReportCreateSerializer(data=request.data)
         params.is_valid(raise_exception=True)
-        report = services.report_create(owner=request.user, **params.validated_data)
-        report = tasks.wait_for_analysis(report)
-        if report.status == Report.Status.FAILED:
-            services.report_discard(report=report)
+        report = services.report_create_and_wait(owner=request.user, **params.validated_data)
         return self._analysis_response(report, finished_status=201)
 
     def update(self, request: Request, *args: object, **kwargs: object) -> Response:
@@ -78,5 +75,5 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     def destroy(self, request: Request, *args: object, **kwargs: object) -> Response:
         report = self.get_object()
         report_id = report.pk
-        report.delete()
+        services.report_delete(report=report)
         return Response({"id": report_id, "object": "report", "deleted": True, "status": 200})

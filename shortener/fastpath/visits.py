@@ -10,6 +10,7 @@ is, are the domain's rules: shortener/services/visits.py.
 """
 
 import atexit
+import datetime
 import logging
 import os
 import threading
@@ -20,69 +21,119 @@ from django.db import DatabaseError, IntegrityError, connection, transaction
 
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import bump_links_version
-from shortener.models import ShortLink, Visit
+from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit
 from shortener.services.visits import VisitKey
 
 logger = logging.getLogger(__name__)
 
 VISIT_TABLE = Visit._meta.db_table
 LINK_TABLE = ShortLink._meta.db_table
+DAILY_TABLE = DailyVisits._meta.db_table
+SITE_DAILY_TABLE = SiteDailyVisits._meta.db_table
 
 
-# Both writers: a flush that brings a link with max_visits to its limit bumps LinkCacheVersion
-# (in its transaction), so every process reads that link's counter again and stops redirecting.
-def _write_postgresql(visits: list[VisitKey]) -> Counter[int]:
+# Both writers, in one transaction: the Visit rows (the unique constraint decides which are new),
+# the links' counters, and the per-day counts the charts read (DailyVisits per link,
+# SiteDailyVisits for all), so that the counters, the charts and the Visit rows always agree.
+# Rows are locked in one order (links by id, then (link, day), then day), so that two processes
+# flushing at once cannot deadlock. A flush that brings a link with max_visits to its limit
+# bumps LinkCacheVersion (in its transaction), so every process reads that link's counter
+# again and stops redirecting.
+def _write_postgresql(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]:
     link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) "
             "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::date[]) "
-            "ON CONFLICT DO NOTHING RETURNING link_id",
+            "ON CONFLICT DO NOTHING RETURNING link_id, day",
             [link_ids, visitors, days],
         )
-        counts = Counter(row[0] for row in cursor.fetchall())
-        ids = sorted(counts)
+        new = Counter(cursor.fetchall())
+        links = _per_link(new)
+        ids = sorted(links)
         if len(ids) > 1:
-            # Lock the links in id order, so that two processes flushing at once cannot deadlock.
             cursor.execute(f"SELECT id FROM {LINK_TABLE} WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE", [ids])
         if ids:
             cursor.execute(
                 f"UPDATE {LINK_TABLE} AS link SET counter = link.counter + new.n "
                 "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id "
                 "RETURNING link.max_visits IS NOT NULL AND link.counter >= link.max_visits",
-                [ids, [counts[link_id] for link_id in ids]],
+                [ids, [links[link_id] for link_id in ids]],
             )
-            if any(used_up for (used_up,) in cursor.fetchall()):
+            used_up = any(used_up for (used_up,) in cursor.fetchall())
+            keys = sorted(new)
+            cursor.execute(
+                f"INSERT INTO {DAILY_TABLE} (link_id, day, visits) "
+                "SELECT * FROM unnest(%s::bigint[], %s::date[], %s::bigint[]) "
+                f"ON CONFLICT (link_id, day) DO UPDATE SET visits = {DAILY_TABLE}.visits + EXCLUDED.visits",
+                [[key[0] for key in keys], [key[1] for key in keys], [new[key] for key in keys]],
+            )
+            site = _per_day(new)
+            site_days = sorted(site)
+            cursor.execute(
+                f"INSERT INTO {SITE_DAILY_TABLE} (day, visits) SELECT * FROM unnest(%s::date[], %s::bigint[]) "
+                f"ON CONFLICT (day) DO UPDATE SET visits = {SITE_DAILY_TABLE}.visits + EXCLUDED.visits",
+                [site_days, [site[day] for day in site_days]],
+            )
+            if used_up:
                 bump_links_version()
-    return counts
+    return new
 
 
-def _write_generic(visits: list[VisitKey]) -> Counter[int]:
+def _write_generic(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]:
     # bulk_create(ignore_conflicts=True) cannot say which rows were new; the row count
     # of INSERT … ON CONFLICT DO NOTHING can.
     sql = f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING"
-    counts: Counter[int] = Counter()
+    adapt = connection.ops.adapt_datefield_value
+    new: Counter[tuple[int, datetime.date]] = Counter()
     with connection.cursor() as cursor:
         for link_id, visitor, day in visits:
-            cursor.execute(sql, [link_id, visitor, connection.ops.adapt_datefield_value(day)])
+            cursor.execute(sql, [link_id, visitor, adapt(day)])
             if cursor.rowcount == 1:
-                counts[link_id] += 1
+                new[link_id, day] += 1
         used_up = False
-        for link_id in sorted(counts):
+        links = _per_link(new)
+        for link_id in sorted(links):
             # RETURNING (SQLite 3.35+): whether this reached the link's max_visits, without another query.
             cursor.execute(
                 f"UPDATE {LINK_TABLE} SET counter = counter + %s WHERE id = %s "
                 "RETURNING max_visits IS NOT NULL AND counter >= max_visits",
-                [counts[link_id], link_id],
+                [links[link_id], link_id],
             )
             used_up = any(row[0] for row in cursor.fetchall()) or used_up
+        for (link_id, day), count in sorted(new.items()):
+            cursor.execute(
+                f"INSERT INTO {DAILY_TABLE} (link_id, day, visits) VALUES (%s, %s, %s) "
+                f"ON CONFLICT (link_id, day) DO UPDATE SET visits = {DAILY_TABLE}.visits + excluded.visits",
+                [link_id, adapt(day), count],
+            )
+        for day, count in sorted(_per_day(new).items()):
+            cursor.execute(
+                f"INSERT INTO {SITE_DAILY_TABLE} (day, visits) VALUES (%s, %s) "
+                f"ON CONFLICT (day) DO UPDATE SET visits = {SITE_DAILY_TABLE}.visits + excluded.visits",
+                [adapt(day), count],
+            )
     if used_up:
         bump_links_version()
-    return counts
+    return new
+
+
+def _per_link(new: Counter[tuple[int, datetime.date]]) -> Counter[int]:
+    links: Counter[int] = Counter()
+    for (link_id, _day), count in new.items():
+        links[link_id] += count
+    return links
+
+
+def _per_day(new: Counter[tuple[int, datetime.date]]) -> Counter[datetime.date]:
+    days: Counter[datetime.date] = Counter()
+    for (_link_id, day), count in new.items():
+        days[day] += count
+    return days
 
 
 def _write(visits: list[VisitKey], *, wait_for_wal: bool) -> int:
-    """Insert the visits' rows and add the new ones to their links' counters, in one transaction."""
+    """Insert the visits' rows and add the new ones to their links' counters and per-day counts, in one transaction."""
     write = _write_postgresql if connection.vendor == "postgresql" else _write_generic
     with transaction.atomic():
         if not wait_for_wal and connection.vendor == "postgresql":

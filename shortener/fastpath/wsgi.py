@@ -26,15 +26,13 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.security import SecurityMiddleware
 
 from shortener import fastpath
+from shortener.errors import JSON_TYPE
 from shortener.fastpath.links import local_links
-from shortener.negotiation import JSON_TYPE, success
-from shortener.services.links import RESERVED_CODES
-from shortener.urls import CodeConverter
-from shortener.views.links import redirect_response
+from shortener.responses import redirect_response, success
+from shortener.services.links import CODE_RE, RESERVED_CODES
 
 logger = logging.getLogger(__name__)
 
-CODE_RE = CodeConverter.regex_compiled
 JSON_QUERY = "_format=json"
 
 type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]

@@ -8,20 +8,30 @@ from urllib.parse import urlsplit
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import URLValidator
-from django.db import IntegrityError, transaction
-from django.db.models import F, Q, QuerySet
+from django.db import IntegrityError, connection, transaction
+from django.db.models import BooleanField, F, Q, QuerySet, Sum
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from shortener import messages
 from shortener.errors import Failure
-from shortener.models import CODE_ALPHABET, CODE_MAX_LENGTH, DEDUPLICATED_LINKS, URL_MAX_LENGTH, ShortLink
+from shortener.models import (
+    CODE_ALPHABET,
+    CODE_MAX_LENGTH,
+    DEDUPLICATED_LINKS,
+    URL_MAX_LENGTH,
+    LiveLinkCount,
+    ShortLink,
+)
 
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
     | {"tokens", "export", "import"}
 )
-CUSTOM_CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
+# What a code may look like, generated or custom: the URL converter and the fast path match it too.
+CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
 GENERATE_ATTEMPTS = 10
 
 LINK_TABLE = ShortLink._meta.db_table
@@ -62,7 +72,7 @@ def clean_custom(raw: str, *, url: str) -> str:
     custom = raw.strip()
     if not custom:
         return ""
-    if not CUSTOM_CODE_RE.fullmatch(custom):
+    if not CODE_RE.fullmatch(custom):
         raise Failure(messages.CUSTOM_INVALID.format(limit=CODE_MAX_LENGTH))
     if custom.lower() in RESERVED_CODES:
         words = ", ".join(f'"{word}"' for word in sorted(RESERVED_CODES))
@@ -135,8 +145,55 @@ def link_delete(*, link: ShortLink) -> None:
         link.save(update_fields=["deleted_at"])
 
 
+# Most visited first; the pk breaks ties, so the order is total and a page is the same however it is found.
+POPULARITY = ("counter", "created_at", "pk")
+
+
 def links_by_popularity(queryset: QuerySet[ShortLink]) -> QuerySet[ShortLink]:
     return queryset.filter(deleted_at__isnull=True).order_by("-counter", "-created_at", "-pk")
+
+
+def live_links_total() -> int:
+    """How many links are not deleted: on PostgreSQL the count a trigger keeps (no scan), elsewhere a count."""
+    if connection.vendor == "postgresql":
+        return LiveLinkCount.objects.aggregate(total=Coalesce(Sum("live"), 0))["total"]
+    return ShortLink.objects.filter(deleted_at__isnull=True).count()
+
+
+def links_page(queryset: QuerySet[ShortLink], *, total: int, page: int, size: int) -> list[ShortLink]:
+    """Page `page` (1-based) of the live links of `queryset`, most visited first.
+
+    The same rows as `links_by_popularity(queryset)[offset:offset + size]`, without reading
+    `offset` rows: the first row's key (counter, created_at, id) comes from an index-only scan
+    started at the nearer end of the ranking index (so the last page costs what the first
+    does, and the middle page half a walk of that index's entries), and the page is then a
+    seek in that index from that key. `total` is the number of live links in `queryset`.
+    """
+    offset = (page - 1) * size
+    if offset >= total:
+        return []
+    ranked = links_by_popularity(queryset)
+    if offset == 0:
+        return list(ranked[:size])
+    from_end = total - 1 - offset
+    if offset <= from_end:
+        keys = ranked.values_list(*POPULARITY)[offset : offset + 1]
+    else:
+        reverse = queryset.filter(deleted_at__isnull=True).order_by(*POPULARITY)
+        keys = reverse.values_list(*POPULARITY)[from_end : from_end + 1]
+    key = next(iter(keys), None)
+    if key is None:  # links deleted since `total` was read
+        return list(ranked[offset : offset + size])
+    return list(ranked.filter(_ranked_at_or_after(key))[:size])
+
+
+def _ranked_at_or_after(key: tuple) -> RawSQL:
+    # A row-value comparison, which PostgreSQL answers as one range of the (counter, created_at, id)
+    # index; the same condition as three ORed ones, which it would not.
+    counter, created_at, pk = key
+    columns = ", ".join(f'"{LINK_TABLE}"."{column}"' for column in ("counter", "created_at", "id"))
+    created = connection.ops.adapt_datetimefield_value(created_at)
+    return RawSQL(f"({columns}) <= (%s, %s, %s)", (counter, created, pk), output_field=BooleanField())
 
 
 def links_live() -> QuerySet[ShortLink]:

@@ -12,12 +12,14 @@ import hmac
 from functools import lru_cache
 
 from django.conf import settings
+from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils import timezone
 
 from common.bots import is_bot
 from common.http import client_ip
-from shortener.models import Visit
+from shortener.charts import CHART_DAYS
+from shortener.models import DailyVisits, Visit
 
 # Speculative loads announce themselves in one of these headers (Sec-Purpose, Purpose, X-Purpose, X-Moz).
 PREFETCH_META_KEYS = ("HTTP_SEC_PURPOSE", "HTTP_PURPOSE", "HTTP_X_PURPOSE", "HTTP_X_MOZ")
@@ -51,8 +53,34 @@ def visitor_hash(request: HttpRequest, day: datetime.date) -> str:
     return hmac.new(key, value.encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def visits_prune(*, keep_days: int = 1) -> int:
-    """Delete de-duplication rows of days that can no longer be visited again; return how many."""
-    cutoff = timezone.now().date() - datetime.timedelta(days=keep_days)
-    deleted, _ = Visit.objects.filter(day__lt=cutoff).delete()
-    return deleted
+PRUNE_BATCH = 10_000
+
+
+def _delete_in_batches(queryset: QuerySet, batch: int) -> int:
+    """Delete the rows `batch` at a time, each batch its own transaction; return how many.
+
+    One DELETE of a month of visits (10^7 rows) would hold its locks and its WAL for minutes;
+    a batch is found by the `day` index from its low end, so each costs about the same.
+    """
+    deleted = 0
+    while True:
+        ids = list(queryset.values_list("pk", flat=True).order_by()[:batch])
+        if not ids:
+            return deleted
+        deleted += queryset.model.objects.filter(pk__in=ids).delete()[0]
+
+
+def visits_prune(
+    *, keep_days: int = 1, keep_chart_days: int = CHART_DAYS - 1, batch: int = PRUNE_BATCH
+) -> tuple[int, int]:
+    """Delete what can no longer change nor be shown; return how many (Visit, DailyVisits) rows.
+
+    Visit rows only tell a repeat visitor of the same UTC day from a new one, so days that can
+    no longer be visited again go (yesterday stays, for a batch still buffered at midnight);
+    the charts read the per-day counts, kept for the days they show. The counters and the
+    site-wide per-day counts (one row a day) are kept.
+    """
+    today = timezone.now().date()
+    visits = Visit.objects.filter(day__lt=today - datetime.timedelta(days=keep_days))
+    daily = DailyVisits.objects.filter(day__lt=today - datetime.timedelta(days=keep_chart_days))
+    return _delete_in_batches(visits, batch), _delete_in_batches(daily, batch)

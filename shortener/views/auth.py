@@ -7,7 +7,8 @@ from django.shortcuts import redirect, render
 
 from shortener import messages
 from shortener.errors import Failure
-from shortener.negotiation import endpoint, request_data, success, wants_json
+from shortener.negotiation import endpoint, request_data, wants_json
+from shortener.responses import success
 from shortener.services.admin_mode import is_admin
 from shortener.throttling import LoginThrottle, enforce
 from shortener.views.base import safe_next

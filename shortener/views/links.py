@@ -2,13 +2,14 @@
 
 from django.conf import settings
 from django.contrib import messages as flash
-from django.http import HttpRequest, HttpResponse, HttpResponsePermanentRedirect, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from shortener import fastpath, messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
-from shortener.negotiation import endpoint, request_data, success, wants_json
+from shortener.negotiation import endpoint, request_data, wants_json
+from shortener.responses import redirect_response, success
 from shortener.services.admin_mode import is_admin
 from shortener.services.anonymous import check_anonymous_shortening
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
@@ -103,10 +104,3 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
     if not fastpath.follow(link, request):
         raise Failure(messages.LINK_USED_UP.format(short=short_url(request, code)), 404)
     return redirect_response(link.url)
-
-
-def redirect_response(url: str) -> HttpResponse:
-    """The answer to a visit (here and in the WSGI shortcut, shortener/fastpath/wsgi.py)."""
-    if settings.SHORTENER_REDIRECT_PERMANENT:
-        return HttpResponsePermanentRedirect(url)
-    return HttpResponseRedirect(url)

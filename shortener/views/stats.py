@@ -11,7 +11,8 @@ from shortener import messages
 from shortener.charts import link_chart, site_chart
 from shortener.errors import Failure
 from shortener.models import ApiKey, ShortLink
-from shortener.negotiation import endpoint, is_cross_site, request_data, success, wants_json
+from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
+from shortener.responses import success
 from shortener.services.admin_mode import (
     BadAdminPassword,
     admin_login,
@@ -19,11 +20,20 @@ from shortener.services.admin_mode import (
     admin_mode_available,
     is_admin,
 )
-from shortener.services.links import link_by_code, link_delete, links_by_popularity, links_free_codes, links_live
+from shortener.services.links import (
+    link_by_code,
+    link_delete,
+    links_free_codes,
+    links_live,
+    links_page,
+    live_links_total,
+)
 from shortener.tokens import has_token
 from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
 PAGE_SIZE = 10
+# A user's own links per page (Lstu shows them all; a user rarely has more).
+OWN_PAGE_SIZE = 100
 
 
 PAGE_RE = re.compile(r"[1-9][0-9]{0,8}")
@@ -39,15 +49,18 @@ def stats_page(
     request: HttpRequest, *, error: str = "", status: int = 200, new_token: str = "", import_report: dict | None = None
 ) -> HttpResponse:
     admin = is_admin(request)
+    page = _page_number(request.GET.get("page", "1"))
     if admin:
-        page = _page_number(request.GET.get("page", "1"))
-        links = links_by_popularity(ShortLink.objects.all())
-        total = links.count()
-        rows = list(links[(page - 1) * PAGE_SIZE : page * PAGE_SIZE])
+        size = PAGE_SIZE
+        links = ShortLink.objects.all()
+        total = live_links_total()
     else:
-        page = 1
-        rows = list(links_by_popularity(ShortLink.objects.filter(owner=request.user)))
-        total = len(rows)
+        # Lstu lists a user's links whole; paged past OWN_PAGE_SIZE, so that a user with
+        # 10,000 links gets a page and not 10,000 QR codes (shortener/README.md).
+        size = OWN_PAGE_SIZE
+        links = ShortLink.objects.filter(owner=request.user)
+        total = links.filter(deleted_at__isnull=True).count()
+    rows = links_page(links, total=total, page=page, size=size)
     if wants_json(request):
         items = []
         for link in rows:
@@ -66,16 +79,17 @@ def stats_page(
         response = JsonResponse(items, safe=False, status=status)
         response["X-Total-Count"] = str(total)
         return response
-    last_page = max(1, -(-total // PAGE_SIZE))
+    last_page = max(1, -(-total // size))
     context = {
         "items": [{"link": link, "short": short_url(request, link.code)} for link in rows],
-        "first_rank": (page - 1) * PAGE_SIZE + 1,
+        "first_rank": (page - 1) * size + 1,
         "is_admin": admin,
         "admin_available": admin_mode_available(),
         "page": page,
         "last_page": last_page,
-        "previous_page": page - 1 if admin and page > 1 else None,
-        "next_page": page + 1 if admin and page < last_page else None,
+        "paged": admin or last_page > 1 or page > 1,
+        "previous_page": page - 1 if page > 1 else None,
+        "next_page": page + 1 if page < last_page else None,
         "total": total,
         "error": error,
         "api_keys": ApiKey.objects.filter(user=request.user, revoked_at__isnull=True).order_by("-created_at"),
@@ -156,7 +170,7 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 @endpoint("GET", "HEAD")
 def fullstats(request: HttpRequest) -> HttpResponse:
-    """Lstu's public counts: live links, codes still free (see README), and the time."""
+    """Lstu's public counts: live links, codes still free (see shortener/README.md), and the time."""
     return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
 
 

@@ -5,23 +5,18 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from shortener import messages
-from shortener.errors import Failure
-from shortener.models import ApiKey
-from shortener.negotiation import endpoint, request_data, success, wants_json
+from shortener.negotiation import endpoint, request_data, wants_json
+from shortener.responses import success
+from shortener.services import tokens as services
 from shortener.views.base import login_required_response
 from shortener.views.stats import stats_page
-
-NAME_MAX_LENGTH = ApiKey._meta.get_field("name").max_length
 
 
 @endpoint("POST", csrf=True)
 def token_create(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
-    name = request_data(request).get("name", "").strip()
-    if len(name) > NAME_MAX_LENGTH:
-        raise Failure(messages.TOKEN_NAME_TOO_LONG.format(limit=NAME_MAX_LENGTH))
-    api_key, raw_key = ApiKey.issue(user=request.user, name=name)
+    api_key, raw_key = services.token_issue(user=request.user, name=request_data(request).get("name", ""))
     if wants_json(request):
         return success(id=api_key.pk, name=api_key.name, token=raw_key)
     # Rendered, not redirected to: the raw token is shown once and stored nowhere, not even in the session.
@@ -32,11 +27,7 @@ def token_create(request: HttpRequest) -> HttpResponse:
 def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
-    # Another user's token is as unknown as a missing one.
-    api_key = ApiKey.objects.filter(pk=pk, user=request.user, revoked_at__isnull=True).first()
-    if api_key is None:
-        raise Failure(messages.TOKEN_UNKNOWN, 404)
-    api_key.revoke()
+    api_key = services.token_revoke(user=request.user, pk=pk)
     message = messages.TOKEN_REVOKED.format(hint=api_key.hint)
     if wants_json(request):
         return success(msg=message)

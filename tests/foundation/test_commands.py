@@ -3,7 +3,7 @@ from io import StringIO
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.management import CommandError, call_command
+from django.core.management import CommandError, call_command, get_commands
 
 from pastes.models import ApiKey as PastesApiKey
 from reports.models import ApiKey as ReportsApiKey
@@ -16,6 +16,12 @@ def run(*args: str, **options) -> list[str]:
     out = StringIO()
     call_command(*args, stdout=out, **options)
     return out.getvalue().splitlines()
+
+
+@pytest.mark.parametrize("command", ["create_api_key", "create_demo_user"])
+def test_the_commands_for_all_interfaces_belong_to_the_common_app(command):
+    # They serve A, B and C alike, so no interface app owns them.
+    assert get_commands()[command] == "common"
 
 
 def test_create_api_key_creates_the_user_and_prints_the_key_last():

@@ -13,8 +13,10 @@ from django.test import Client
 
 from common import cache as degrading
 from reports.models import ApiKey as ReportsApiKey
+from shortener import messages
 from tests.pastes.factories import PasteFactory, issue_key
 from tests.servers import RedisServer
+from tests.shortener.asserts import any_number, assert_shortener_error
 
 pytestmark = [pytest.mark.django_db]
 
@@ -92,12 +94,13 @@ def test_redis_down_rate_limits_still_count_in_the_process(redis_cache, settings
     settings.SHORTENER_LOGIN_RATE_LIMIT = 2
     redis_cache.stop()
 
-    statuses = [
-        Client().post("/s/login", {"login": "alice", "password": "wrong", "_format": "json"}).status_code
-        for _ in range(3)
+    responses = [
+        Client().post("/s/login", {"login": "alice", "password": "wrong", "_format": "json"}) for _ in range(3)
     ]
 
-    assert statuses == [401, 401, 429]
+    assert_shortener_error(responses[0], 401, messages.LOGIN_FAILED)
+    assert_shortener_error(responses[1], 401, messages.LOGIN_FAILED)
+    assert_shortener_error(responses[2], 429, any_number(messages.TOO_MANY_LOGINS))
 
 
 def test_redis_back_is_used_again_without_a_restart(redis_cache, monkeypatch):

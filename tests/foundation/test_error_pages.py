@@ -8,10 +8,17 @@ from django.test import RequestFactory
 from rest_framework import status
 
 from config import views
+from tests.pastes.asserts import assert_pastes_error
+from tests.shortener.asserts import assert_shortener_error_page
 
 pytestmark = pytest.mark.django_db
 
 factory = RequestFactory()
+
+
+def unavailable(request, **options):
+    """The 503 config.views answers for a request when a dependency is down."""
+    return views.interface_errors(request).unavailable(request, **options)
 
 
 @pytest.mark.parametrize(
@@ -27,7 +34,7 @@ factory = RequestFactory()
     ],
 )
 def test_service_unavailable_answers_in_each_interface_shape_with_retry_after(path, headers, body):
-    response = views.service_unavailable(factory.get(path, headers=headers), retry_after=30)
+    response = unavailable(factory.get(path, headers=headers), retry_after=30)
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
     assert response["Retry-After"] == "30"
@@ -35,26 +42,23 @@ def test_service_unavailable_answers_in_each_interface_shape_with_retry_after(pa
 
 
 def test_service_unavailable_without_retry_after_sends_none():
-    response = views.service_unavailable(factory.get("/api/v1/reports"))
+    response = unavailable(factory.get("/api/v1/reports"))
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
     assert "Retry-After" not in response
 
 
 def test_service_unavailable_is_an_html_page_for_browsers():
-    response = views.service_unavailable(factory.get("/s/abc"), retry_after=5)
+    response = unavailable(factory.get("/s/abc"), retry_after=5)
 
-    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
-    assert response["Content-Type"].startswith("text/html")
-    assert b"The service is temporarily unavailable." in response.content
+    assert_shortener_error_page(response, 503, "The service is temporarily unavailable. Please retry.")
     assert response["Retry-After"] == "5"
 
 
 def test_oversized_body_outside_a_view_is_413_for_pastes():
     response = views.bad_request(factory.post("/pastes/api/paste"), RequestDataTooBig())
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    assert json.loads(response.content) == {"code": 413, "message": "The request body is too large."}
+    assert_pastes_error(response, 413, "The request body is too large.")
 
 
 def test_oversized_body_outside_a_view_stays_a_400_for_the_reports_api():

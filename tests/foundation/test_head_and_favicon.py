@@ -38,6 +38,8 @@ def test_head_of_healthz_is_503_when_the_database_is_down(client):
         response = client.head("/healthz")
 
     assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
+    assert response["Retry-After"] == "5"
+    assert response.content == b""
 
 
 def test_post_to_the_landing_page_is_still_refused(client):

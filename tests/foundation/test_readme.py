@@ -8,7 +8,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -18,9 +17,10 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.servers import free_port  # TEST_SERVER_PORTS when set, else any free port
+
 PROJECT_DIR = Path(__file__).resolve().parents[2]
 README = (PROJECT_DIR / "README.md").read_text()
-PORTS = range(18400, 18500)  # this machine's share; in CI any of them is free
 
 pytestmark = [
     pytest.mark.fresh_clone,
@@ -29,20 +29,32 @@ pytestmark = [
 ]
 
 
-def free_port() -> int:
-    for port in PORTS:
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                return port
-    pytest.fail("no free port in 18400-18499")
+def readme_block(language: str) -> str:
+    """The first ```language block of the README's "After `make run`" section."""
+    section = README[README.index("### After `make run`") :]
+    start = section.index(f"```{language}\n") + len(language) + 4
+    return section[start : section.index("\n```", start)]
 
 
 def readme_commands() -> list[str]:
     """The shell block of the README's "After `make run`" section, one command per item."""
-    section = README[README.index("### After `make run`") :]
-    block = section[section.index("```sh\n") + 6 : section.index("\n```", section.index("```sh\n"))]
-    commands = block.replace("\\\n", " ").splitlines()
+    commands = readme_block("sh").replace("\\\n", " ").splitlines()
     return [re.sub(r"\s+#[^'\"]*$", "", command).strip() for command in commands]
+
+
+def readme_output_patterns(port: int) -> list[re.Pattern[str]]:
+    """What the README says `make run` prints, a line each; `…` stands for a key or a password."""
+    lines = readme_block("text").replace(":8000", f":{port}").splitlines()
+    return [re.compile(".+".join(re.escape(part) for part in line.split("…"))) for line in lines]
+
+
+def run_in_one_shell(commands: list[str], clone: Path, env: dict[str, str]) -> list[str]:
+    """Run `commands` one after the other in one bash, as pasted into a terminal; each one's output."""
+    marker = "=== end of a README command ==="
+    script = "set -euo pipefail\n" + "".join(f"{command}\necho '{marker}'\n" for command in commands)
+    done = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, f"{script}\n{done.stdout}\n{done.stderr}"
+    return done.stdout.split(f"{marker}\n")[: len(commands)]
 
 
 class Server:
@@ -87,12 +99,6 @@ class Server:
         self.process.wait(timeout=30)
 
 
-def run(command: str, clone: Path, env: dict[str, str]) -> str:
-    done = subprocess.run(["bash", "-c", command], cwd=clone, env=env, capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, f"{command}\n{done.stdout}\n{done.stderr}"
-    return done.stdout
-
-
 @pytest.fixture
 def clone(tmp_path) -> Path:
     clone = tmp_path / "webtools"
@@ -118,10 +124,14 @@ def test_the_readme_works_to_the_end_on_a_fresh_clone(clone, newcomer_env):
         admin_line = next(line for line in first_start if line.startswith("Short links admin mode:"))
         admin_password = admin_line.rsplit(" ", 1)[1]
 
-        # The README's commands, in order, as a user would type them (createsuperuser answered by env).
+        # What the README says make run prints is what it prints.
+        for pattern in readme_output_patterns(port):
+            assert any(pattern.fullmatch(line) for line in first_start), (pattern.pattern, first_start)
+
+        # The README's commands, in order, in one shell as a user would paste them: nothing sets
+        # PASTES_KEY but the README's own line (createsuperuser answered by env).
         env = {
             **newcomer_env,
-            "PASTES_KEY": pastes_key,
             "DJANGO_SUPERUSER_USERNAME": "admin",
             "DJANGO_SUPERUSER_EMAIL": "admin@example.com",
             "DJANGO_SUPERUSER_PASSWORD": "a-long-admin-password",
@@ -130,14 +140,22 @@ def test_the_readme_works_to_the_end_on_a_fresh_clone(clone, newcomer_env):
         assert [command.split()[:3] for command in commands] == [
             [".venv/bin/python", "manage.py", "createsuperuser"],
             [".venv/bin/python", "manage.py", "create_api_key"],
+            ["PASTES_KEY=$(.venv/bin/python", "-c", "'import"],
             ["curl", "-s", "http://127.0.0.1:8000/pastes/create"],
         ]
-        run(commands[0] + " --noinput", clone, env)
-        another_key = run(commands[1], clone, env).splitlines()[-1]
-        created = json.loads(run(commands[2].replace(":8000", f":{port}"), clone, env))
+        outputs = run_in_one_shell(
+            [commands[0] + " --noinput", commands[1], commands[2], commands[3].replace(":8000", f":{port}")],
+            clone,
+            env,
+        )
+        another_key = outputs[1].splitlines()[-1]
+        created = json.loads(outputs[3])
+        assert (created["name"], created["content"]) == ("hello", "print(42)")
 
         with httpx.Client(base_url=server.url) as browser:
-            assert browser.get("/pastes/accounts/@demo", headers={"Authorization": another_key}).status_code == 200
+            # The paste the README's curl made belongs to demo: its key was the one read from .demo_keys.
+            account = browser.get("/pastes/accounts/@demo", headers={"Authorization": another_key})
+            assert created["id"] in [paste["id"] for paste in account.json()["pastes"]]
             assert browser.get("/api/v1/reports", headers={"Authorization": f"Bearer {reports_key}"}).status_code == 200
             assert sign_in_to_django_admin(browser, "admin", "a-long-admin-password")
             assert enter_shortener_admin_mode(browser, admin_password)

@@ -5,7 +5,6 @@ Cookies belong to a host, not a port, so one HTTP client carries the same sessio
 
 import subprocess
 import sys
-import time
 
 import httpx
 import pytest
@@ -16,6 +15,7 @@ from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from reports.models import ApiKey as ReportsApiKey
 from reports.models import Report
 from shortener.models import ShortLink
+from tests.polling import eventually
 from tests.reports.testsite import TestSite
 from tests.servers import BASE_DIR, RedisServer, Server, served_database_url, server_env
 from tests.shortener.factories import ShortLinkFactory
@@ -123,7 +123,7 @@ def test_a_session_made_on_one_server_holds_on_the_other(servers, alice, other_u
     assert [item["url"] for item in on_first.json()] == [someone_elses.url]
 
 
-def test_a_link_deleted_through_one_server_stops_redirecting_on_the_other_within_a_second(servers, alice, browser):
+def test_a_link_deleted_through_one_server_stops_redirecting_on_the_other(servers, alice, browser):
     first, second = servers
     link = ShortLinkFactory(owner=alice, url="https://example.com/going")
     login(browser, first)
@@ -133,10 +133,11 @@ def test_a_link_deleted_through_one_server_stops_redirecting_on_the_other_within
         assert httpx.get(f"{server.url}/s/{link.code}").status_code == 302
 
     deleted = browser.get(f"{first.url}/s/d/{link.code}", params=JSON)
-    deleted_at = time.monotonic()
-    while httpx.get(f"{second.url}/s/{link.code}").status_code == 302:
-        assert time.monotonic() - deleted_at < 1.0, "the second server still redirects after a second"
-        time.sleep(0.02)
+    # How soon is the link cache's business (bench/); here, that the second server does notice.
+    eventually(
+        lambda: httpx.get(f"{second.url}/s/{link.code}").status_code != 302,
+        message="the second server still redirects to the deleted link",
+    )
 
     assert deleted.json()["success"] is True
     assert ShortLink.objects.get(pk=link.pk).is_deleted
@@ -175,10 +176,12 @@ def test_an_analysis_queued_through_either_server_runs_exactly_once(servers, ana
         for server, page in zip(servers, pages, strict=True)
     ]
     ids = [response.json()["data"]["id"] for response in queued]
-    deadline = time.monotonic() + 60
-    while Report.objects.filter(pk__in=ids).exclude(status=Report.Status.DONE).exists():
-        assert time.monotonic() < deadline, list(Report.objects.filter(pk__in=ids).values("status", "error"))
-        time.sleep(0.1)
+    eventually(
+        lambda: not Report.objects.filter(pk__in=ids).exclude(status=Report.Status.DONE).exists(),
+        timeout=60,
+        interval=0.1,
+        message=lambda: str(list(Report.objects.filter(pk__in=ids).values("status", "error"))),
+    )
 
     assert [response.status_code for response in queued] == [202, 202]
     assert [report.analysis_run for report in Report.objects.filter(pk__in=ids)] == [1, 1]

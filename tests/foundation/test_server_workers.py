@@ -13,6 +13,7 @@ import pytest
 from django.db import connection
 
 from shortener.models import ShortLink
+from tests.polling import eventually
 from tests.servers import Server, served_database_url, server_env
 from tests.shortener.factories import ShortLinkFactory
 
@@ -49,12 +50,18 @@ def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(link):
         ]
         for thread in threads:
             thread.start()
-        time.sleep(1.5)
-        victim = server.worker_pids()[0]
+        # Traffic flows through both workers before one of them dies.
+        eventually(lambda: sum(status == 302 for _, status in results) >= 50, message=server.output)
+        victim, survivor = server.worker_pids()
 
         os.kill(victim, signal.SIGKILL)
         killed_at = time.monotonic()
-        time.sleep(4)
+        eventually(lambda: len(server.worker_pids()) == 2 and victim not in server.worker_pids(), message=server.output)
+        # Until the replacement has loaded the app (a worker still loading misses a SIGTERM), with
+        # enough answers since the kill to show the service kept answering meanwhile.
+        (replacement,) = set(server.worker_pids()) - {survivor}
+        eventually(lambda: server.worker_has_loaded_the_app(replacement), timeout=60, message=server.output)
+        eventually(lambda: sum(at > killed_at + 0.5 for at, _ in results) >= 200, message=server.output)
         stop.set()
         for thread in threads:
             thread.join()

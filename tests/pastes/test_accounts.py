@@ -4,6 +4,7 @@ import pytest
 from rest_framework import status
 
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
 
 pytestmark = pytest.mark.django_db
@@ -117,8 +118,7 @@ def test_account_hides_expired_pastes(owner_client, user):
 def test_unknown_user_is_404(anon_client):
     response = anon_client.get("/pastes/accounts/@nobody")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"code": 404, "message": "User not found."}
+    assert_pastes_error(response, 404, "User not found.")
 
 
 def test_deactivated_user_is_404(anon_client, user):
@@ -127,13 +127,13 @@ def test_deactivated_user_is_404(anon_client, user):
 
     response = anon_client.get(URL)
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, "User not found.")
 
 
 def test_account_with_invalid_key_is_401(anon_client, user):
     response = anon_client.get(URL, HTTP_AUTHORIZATION="wrong")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_pastes_error(response, 401, "Invalid or revoked API key.")
 
 
 def test_account_query_count_does_not_grow_with_pastes(anon_client, user, django_assert_max_num_queries):

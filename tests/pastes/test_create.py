@@ -7,6 +7,7 @@ import time_machine
 from rest_framework import status
 
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error, quota_exceeded
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
 
 pytestmark = pytest.mark.django_db
@@ -104,8 +105,7 @@ def test_create_accepts_unicode_content(owner_client):
 def test_create_rejects_name_outside_two_to_hundred_chars(owner_client, name):
     response = create(owner_client, name=name, content="x")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": NAME_MESSAGE}
+    assert_pastes_error(response, 400, NAME_MESSAGE)
     assert not Paste.objects.exists()
 
 
@@ -114,13 +114,14 @@ def test_create_accepts_name_at_the_length_bounds(owner_client, name):
     response = create(owner_client, name=name, content="x")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["name"] == name
+    assert Paste.objects.get().name == name
 
 
 def test_create_rejects_empty_content(owner_client):
     response = create(owner_client, name="ab", content="")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": "content must not be empty."}
+    assert_pastes_error(response, 400, "content must not be empty.")
 
 
 @pytest.mark.parametrize("missing", ["name", "content"])
@@ -130,8 +131,7 @@ def test_create_rejects_missing_required_field(owner_client, missing):
 
     response = owner_client.post(URL, body, format="json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": f"{missing} is required."}
+    assert_pastes_error(response, 400, f"{missing} is required.")
 
 
 @pytest.mark.parametrize(
@@ -151,47 +151,47 @@ def test_create_rejects_wrong_types(owner_client, field, value, message):
 
     response = owner_client.post(URL, body, format="json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": message}
+    assert_pastes_error(response, 400, message)
     assert not Paste.objects.exists()
 
 
 def test_create_rejects_unknown_expiration_listing_the_allowed_values(owner_client):
     response = create(owner_client, name="ab", content="x", expiration="3 days")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["message"] == (
-        "expiration must be one of: 10 minutes, 1 hour, 1 day, 1 week, 2 weeks, 1 month, 6 months, 1 year, Never."
+    assert_pastes_error(
+        response,
+        400,
+        "expiration must be one of: 10 minutes, 1 hour, 1 day, 1 week, 2 weeks, 1 month, 6 months, 1 year, Never.",
     )
 
 
 def test_create_rejects_unknown_exposure_listing_the_allowed_values(owner_client):
     response = create(owner_client, name="ab", content="x", exposure="secret")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["message"] == "exposure must be one of: public, unlisted, private."
+    assert_pastes_error(response, 400, "exposure must be one of: public, unlisted, private.")
 
 
 def test_create_rejects_unknown_field_names(owner_client):
     response = create(owner_client, name="ab", content="x", exposur="private")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["message"].startswith("Unknown field(s): exposur.")
+    assert_pastes_error(
+        response,
+        400,
+        "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax.",
+    )
 
 
 def test_create_rejects_nul_characters(owner_client):
     response = create(owner_client, name="ab", content="a\x00b")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": "content must not contain NUL characters."}
+    assert_pastes_error(response, 400, "content must not contain NUL characters.")
 
 
 def test_create_rejects_unpaired_surrogates(owner_client):
     response = owner_client.post(URL, '{"name": "ab", "content": "\\ud800"}', content_type="application/json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["message"] == (
-        "JSON parse error - an unpaired surrogate escape (\\ud800-\\udfff) is not valid text."
+    assert_pastes_error(
+        response, 400, "JSON parse error - an unpaired surrogate escape (\\ud800-\\udfff) is not valid text."
     )
     assert not Paste.objects.exists()
 
@@ -199,17 +199,17 @@ def test_create_rejects_unpaired_surrogates(owner_client):
 def test_create_without_key_is_401(anon_client):
     response = create(anon_client, name="ab", content="x")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"code": 401, "message": "An API key is required: send it as the Authorization header."}
+    assert_pastes_error(response, 401, "An API key is required: send it as the Authorization header.")
     assert not Paste.objects.exists()
 
 
-def test_create_accepts_a_key_after_bearer(anon_client, owner_key):
+def test_create_accepts_a_key_after_bearer(anon_client, owner_key, user):
     response = anon_client.post(
         URL, {"name": "ab", "content": "x"}, format="json", HTTP_AUTHORIZATION=f"Bearer {owner_key}"
     )
 
     assert response.status_code == status.HTTP_200_OK
+    assert Paste.objects.get(pk=response.json()["id"]).owner == user
 
 
 def test_create_counts_content_length_in_characters_against_the_quota(owner_client, user):
@@ -218,6 +218,8 @@ def test_create_counts_content_length_in_characters_against_the_quota(owner_clie
     response = create(owner_client, name="ab", content="😀😀😀")
 
     assert response.status_code == status.HTTP_200_OK
+    assert Paste.objects.get().content == "😀😀😀"
+    assert Paste.objects.filter(owner=user).total_chars() == 3
 
 
 def test_create_over_quota_is_413_naming_the_limit(owner_client, user):
@@ -226,9 +228,11 @@ def test_create_over_quota_is_413_naming_the_limit(owner_client, user):
 
     response = create(owner_client, name="ab", content="y" * 5)
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    assert response.json()["code"] == 413
-    assert "at most 10 characters" in response.json()["message"]
+    assert_pastes_error(
+        response,
+        413,
+        quota_exceeded(limit=10, needed=11),
+    )
     assert Paste.objects.count() == 1
 
 
@@ -239,6 +243,7 @@ def test_create_exactly_filling_the_quota_is_accepted(owner_client, user):
     response = create(owner_client, name="ab", content="y" * 4)
 
     assert response.status_code == status.HTTP_200_OK
+    assert Paste.objects.filter(owner=user).total_chars() == 10
 
 
 def test_create_quota_ignores_other_users_pastes(owner_client, user, other_user):
@@ -248,6 +253,8 @@ def test_create_quota_ignores_other_users_pastes(owner_client, user, other_user)
     response = create(owner_client, name="ab", content="y" * 10)
 
     assert response.status_code == status.HTTP_200_OK
+    assert Paste.objects.get(pk=response.json()["id"]).owner == user
+    assert Paste.objects.filter(owner=user).total_chars() == 10
 
 
 def test_create_quota_frees_expired_pastes(owner_client, user):
@@ -267,8 +274,11 @@ def test_create_uses_the_default_quota_setting(owner_client, settings):
 
     response = create(owner_client, name="ab", content="x" * 6)
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    assert "at most 5 characters" in response.json()["message"]
+    assert_pastes_error(
+        response,
+        413,
+        quota_exceeded(limit=5, needed=6),
+    )
 
 
 def test_create_accepts_a_million_character_paste(owner_client):
@@ -314,13 +324,18 @@ def test_create_takes_an_optional_syntax_for_the_html_page(owner_client):
     assert Paste.objects.get(pk=response.json()["id"]).syntax == "python"
 
 
-@pytest.mark.parametrize("syntax", ["klingon", 3, None])
-def test_create_refuses_an_unknown_syntax(owner_client, syntax):
+@pytest.mark.parametrize(
+    ("syntax", "message"),
+    [
+        ("klingon", "Unknown syntax klingon: use a Pygments language name such as python, json or bash."),
+        (3, "syntax must be a string."),
+        (None, "syntax may not be null."),
+    ],
+)
+def test_create_refuses_an_unknown_syntax(owner_client, syntax, message):
     response = owner_client.post(
         "/pastes/create", {"name": "code", "content": "x = 1", "syntax": syntax}, format="json"
     )
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["code"] == 400
-    assert "syntax" in response.json()["message"] or "Syntax" in response.json()["message"]
+    assert_pastes_error(response, 400, message)
     assert not Paste.objects.exists()

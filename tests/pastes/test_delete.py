@@ -1,7 +1,9 @@
 import pytest
 from rest_framework import status
 
+from pastes.errors import PasteNotFound
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db
@@ -25,8 +27,8 @@ def test_owner_deletes_paste_with_204_and_empty_body(owner_client, user, exposur
 def test_deleted_paste_is_gone(owner_client, anon_client, paste):
     delete(owner_client, paste.id)
 
-    assert anon_client.get(f"/pastes/paste/@{paste.id}").status_code == status.HTTP_404_NOT_FOUND
-    assert delete(owner_client, paste.id).status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(anon_client.get(f"/pastes/paste/@{paste.id}"), 404, PasteNotFound.message)
+    assert_pastes_error(delete(owner_client, paste.id), 404, PasteNotFound.message)
 
 
 @pytest.mark.parametrize("exposure", ["public", "unlisted"])
@@ -35,8 +37,7 @@ def test_delete_of_another_users_visible_paste_is_403(other_client, user, exposu
 
     response = delete(other_client, paste.id)
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json()["code"] == 403
+    assert_pastes_error(response, 403, "Only the owner of this paste may change or delete it.")
     assert Paste.objects.filter(pk=paste.pk).exists()
 
 
@@ -45,7 +46,7 @@ def test_delete_of_another_users_private_paste_is_404(other_client, user):
 
     response = delete(other_client, paste.id)
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
     assert Paste.objects.filter(pk=paste.pk).exists()
 
 
@@ -55,19 +56,18 @@ def test_delete_without_key_is_401(anon_client, user, exposure):
 
     response = delete(anon_client, paste.id)
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_pastes_error(response, 401, "An API key is required: send it as the Authorization header.")
     assert Paste.objects.filter(pk=paste.pk).exists()
 
 
 def test_delete_of_unknown_paste_is_404(owner_client):
     response = delete(owner_client, "AAAAAAAAAAAA")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json()["code"] == 404
+    assert_pastes_error(response, 404, PasteNotFound.message)
 
 
 def test_delete_answers_405_to_get(owner_client, paste):
     response = owner_client.get(f"/pastes/delete/{paste.id}")
 
-    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
+    assert_pastes_error(response, 405, 'Method "GET" not allowed.')
     assert Paste.objects.filter(pk=paste.pk).exists()

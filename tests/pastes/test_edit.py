@@ -4,10 +4,14 @@ import pytest
 import time_machine
 from rest_framework import status
 
+from pastes.errors import PasteNotFound
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error, quota_exceeded
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
 
 pytestmark = pytest.mark.django_db
+
+EXPIRATIONS = "10 minutes, 1 hour, 1 day, 1 week, 2 weeks, 1 month, 6 months, 1 year, Never"
 
 
 def edit(client, paste_id: str, **body):
@@ -83,18 +87,13 @@ def test_edit_to_never_clears_the_deadline(owner_client, user):
 def test_edit_without_id_in_body_is_400(owner_client, paste):
     response = edit(owner_client, paste.id, name="renamed")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": "id is required."}
+    assert_pastes_error(response, 400, "id is required.")
 
 
 def test_edit_with_a_different_id_in_body_is_400(owner_client, paste):
     response = edit(owner_client, paste.id, id="XXXXXXXXXXXX", name="renamed")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {
-        "code": 400,
-        "message": "The id in the body (XXXXXXXXXXXX) must equal the paste id in the path.",
-    }
+    assert_pastes_error(response, 400, "The id in the body (XXXXXXXXXXXX) must equal the paste id in the path.")
     paste.refresh_from_db()
     assert paste.name == "hello"
 
@@ -102,19 +101,23 @@ def test_edit_with_a_different_id_in_body_is_400(owner_client, paste):
 def test_edit_rejects_short_name(owner_client, paste):
     response = edit(owner_client, paste.id, id=paste.id, name="x")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": "The name must be between 2 and 100 characters long"}
+    assert_pastes_error(response, 400, "The name must be between 2 and 100 characters long")
 
 
 @pytest.mark.parametrize(
-    ("field", "value"),
-    [("content", ""), ("content", 5), ("expiration", "forever"), ("exposure", "hidden"), ("burn_after_read", "no")],
+    ("field", "value", "message"),
+    [
+        ("content", "", "content must not be empty."),
+        ("content", 5, "content must be a string."),
+        ("expiration", "forever", f"expiration must be one of: {EXPIRATIONS}."),
+        ("exposure", "hidden", "exposure must be one of: public, unlisted, private."),
+        ("burn_after_read", "no", "burn_after_read must be true or false."),
+    ],
 )
-def test_edit_rejects_bad_values_and_changes_nothing(owner_client, paste, field, value):
+def test_edit_rejects_bad_values_and_changes_nothing(owner_client, paste, field, value, message):
     response = edit(owner_client, paste.id, id=paste.id, name="renamed", **{field: value})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["code"] == 400
+    assert_pastes_error(response, 400, message)
     paste.refresh_from_db()
     assert paste.name == "hello"
 
@@ -122,8 +125,11 @@ def test_edit_rejects_bad_values_and_changes_nothing(owner_client, paste, field,
 def test_edit_rejects_unknown_fields(owner_client, paste):
     response = edit(owner_client, paste.id, id=paste.id, views=100)
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["message"].startswith("Unknown field(s): views.")
+    assert_pastes_error(
+        response,
+        400,
+        "Unknown field(s): views. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, id.",
+    )
 
 
 @pytest.mark.parametrize("exposure", ["public", "unlisted"])
@@ -132,8 +138,7 @@ def test_edit_of_another_users_visible_paste_is_403(other_client, user, exposure
 
     response = edit(other_client, paste.id, id=paste.id, name="hacked")
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json() == {"code": 403, "message": "Only the owner of this paste may change or delete it."}
+    assert_pastes_error(response, 403, "Only the owner of this paste may change or delete it.")
     paste.refresh_from_db()
     assert paste.name == "orig"
 
@@ -143,7 +148,7 @@ def test_edit_of_another_users_private_paste_is_404(other_client, user):
 
     response = edit(other_client, paste.id, id=paste.id, name="hacked")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
     paste.refresh_from_db()
     assert paste.name == "orig"
 
@@ -154,7 +159,7 @@ def test_edit_without_key_is_401(anon_client, user, exposure):
 
     response = edit(anon_client, paste.id, id=paste.id, name="hacked")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_pastes_error(response, 401, "An API key is required: send it as the Authorization header.")
     paste.refresh_from_db()
     assert paste.name == "orig"
 
@@ -162,7 +167,7 @@ def test_edit_without_key_is_401(anon_client, user, exposure):
 def test_edit_of_unknown_paste_is_404(owner_client):
     response = edit(owner_client, "AAAAAAAAAAAA", id="AAAAAAAAAAAA", name="x1")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
 
 
 def test_edit_of_expired_paste_is_404_and_deletes_it(owner_client, user):
@@ -170,7 +175,7 @@ def test_edit_of_expired_paste_is_404_and_deletes_it(owner_client, user):
 
     response = edit(owner_client, paste.id, id=paste.id, name="renamed")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
     assert not Paste.objects.filter(pk=paste.pk).exists()
 
 
@@ -179,8 +184,11 @@ def test_edit_content_over_quota_is_413(owner_client, user, paste):
 
     response = edit(owner_client, paste.id, id=paste.id, content="x" * 21)
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
-    assert "at most 20 characters" in response.json()["message"]
+    assert_pastes_error(
+        response,
+        413,
+        quota_exceeded(limit=20, needed=21),
+    )
     paste.refresh_from_db()
     assert paste.content == "Hello, world!"
 
@@ -192,13 +200,15 @@ def test_edit_quota_counts_the_new_content_instead_of_the_old(owner_client, user
     response = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["content"] == "y" * 20
+    paste.refresh_from_db()
+    assert paste.content == "y" * 20
 
 
 def test_edit_with_patch_only(owner_client, paste):
     response = owner_client.put(f"/pastes/edit/{paste.id}", {"id": paste.id}, format="json")
 
-    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
-    assert response.json() == {"code": 405, "message": 'Method "PUT" not allowed.'}
+    assert_pastes_error(response, 405, 'Method "PUT" not allowed.')
 
 
 def test_edit_shrinking_content_is_allowed_when_already_over_a_lowered_quota(owner_client, user):
@@ -219,6 +229,9 @@ def test_edit_name_only_is_allowed_when_over_a_lowered_quota(owner_client, user)
     response = edit(owner_client, paste.id, id=paste.id, name="renamed")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["name"] == "renamed"
+    paste.refresh_from_db()
+    assert (paste.name, paste.content) == ("renamed", "x" * 30)
 
 
 @pytest.mark.parametrize("exposure", ["public", "unlisted", "private"])
@@ -235,15 +248,13 @@ def test_owner_edits_paste_of_every_exposure(owner_client, user, exposure):
 def test_edit_with_empty_body_is_400(owner_client, paste):
     response = owner_client.patch(f"/pastes/edit/{paste.id}", "", content_type="application/json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": "id is required."}
+    assert_pastes_error(response, 400, "id is required.")
 
 
 def test_edit_with_a_numeric_id_is_400(owner_client, paste):
     response = edit(owner_client, paste.id, id=123)
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"code": 400, "message": "id must be a string."}
+    assert_pastes_error(response, 400, "id must be a string.")
 
 
 def test_edit_changes_the_syntax_alone(owner_client, paste):

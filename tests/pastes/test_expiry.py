@@ -6,7 +6,9 @@ import time_machine
 from django.core.management import call_command
 from rest_framework import status
 
+from pastes.errors import PasteNotFound
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db
@@ -50,7 +52,7 @@ def test_expired_paste_is_404_and_deleted(owner_client, anon_client, label, dura
     with time_machine.travel(START + duration, tick=False):
         response = anon_client.get(f"/pastes/paste/@{paste_id}")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
     assert not Paste.objects.filter(pk=paste_id).exists()
 
 
@@ -61,7 +63,7 @@ def test_expired_paste_is_404_for_everyone(clients, user, who):
     with time_machine.travel(START, tick=False):
         response = clients[who].get(f"/pastes/paste/@{paste.id}/raw")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
     assert not Paste.objects.filter(pk=paste.pk).exists()
 
 
@@ -72,6 +74,8 @@ def test_never_expiring_paste_is_served_years_later(owner_client, anon_client):
         response = anon_client.get(f"/pastes/paste/@{paste_id}")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["id"] == paste_id
+    assert response.json()["expiration"] == "Never"
 
 
 @pytest.fixture

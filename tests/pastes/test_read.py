@@ -2,7 +2,9 @@ import pytest
 from django.db import connection
 from rest_framework import status
 
+from pastes.errors import PasteNotFound
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,10 +20,6 @@ VISIBILITY = [
     ("private", "other", False),
     ("private", "anonymous", False),
 ]
-NOT_FOUND = {
-    "code": 404,
-    "message": "Paste not found (it may have expired, been burned after reading, or never existed).",
-}
 
 
 def detail_url(paste_id: str) -> str:
@@ -43,8 +41,7 @@ def test_get_paste_visibility(clients, user, exposure, who, visible):
         assert response.json()["id"] == paste.id
         assert response.json()["content"] == "body"
     else:
-        assert response.status_code == status.HTTP_404_NOT_FOUND
-        assert response.json() == NOT_FOUND
+        assert_pastes_error(response, 404, PasteNotFound.message)
 
 
 @pytest.mark.parametrize(("exposure", "who", "visible"), VISIBILITY)
@@ -58,8 +55,7 @@ def test_get_raw_visibility(clients, user, exposure, who, visible):
         assert response["Content-Type"] == "text/plain; charset=utf-8"
         assert response.content.decode() == "line 1\nline 2\n"
     else:
-        assert response.status_code == status.HTTP_404_NOT_FOUND
-        assert response.json() == NOT_FOUND
+        assert_pastes_error(response, 404, PasteNotFound.message)
 
 
 def test_get_paste_returns_every_field(anon_client, user):
@@ -83,22 +79,19 @@ def test_get_paste_returns_every_field(anon_client, user):
 def test_get_unknown_paste_is_404(anon_client):
     response = anon_client.get(detail_url("AAAAAAAAAAAA"))
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
 
 
 def test_get_paste_without_the_at_sign_is_404(anon_client, paste):
     response = anon_client.get(f"/pastes/paste/{paste.id}")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json()["code"] == 404
+    assert_pastes_error(response, 404, "Not found.")
 
 
 def test_get_paste_with_an_invalid_key_is_401(anon_client, paste):
     response = anon_client.get(detail_url(paste.id), HTTP_AUTHORIZATION="pst_not-a-real-key")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"code": 401, "message": "Invalid or revoked API key."}
+    assert_pastes_error(response, 401, "Invalid or revoked API key.")
 
 
 def test_get_paste_with_a_revoked_key_is_401(anon_client, paste, user):
@@ -109,7 +102,7 @@ def test_get_paste_with_a_revoked_key_is_401(anon_client, paste, user):
 
     response = anon_client.get(detail_url(paste.id), HTTP_AUTHORIZATION=raw_key)
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_pastes_error(response, 401, "Invalid or revoked API key.")
 
 
 def test_owner_reaches_private_paste_with_bearer_prefix(anon_client, user, owner_key):
@@ -118,6 +111,8 @@ def test_owner_reaches_private_paste_with_bearer_prefix(anon_client, user, owner
     response = anon_client.get(detail_url(paste.id), HTTP_AUTHORIZATION=f"Bearer {owner_key}")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json()["id"] == paste.id
+    assert response.json()["exposure"] == "private"
 
 
 def test_a_reports_key_does_not_open_pastes(anon_client, user):
@@ -128,7 +123,7 @@ def test_a_reports_key_does_not_open_pastes(anon_client, user):
 
     response = anon_client.get(detail_url(paste.id), HTTP_AUTHORIZATION=raw_key)
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_pastes_error(response, 401, "Invalid or revoked API key.")
 
 
 @pytest.mark.parametrize("who", ["other", "anonymous"])
@@ -192,7 +187,7 @@ def test_burn_after_read_returns_the_paste_once_then_404(clients, user, who):
     assert first.status_code == status.HTTP_200_OK
     assert first.json()["content"] == "once"
     assert first.json()["views"] == 1
-    assert second.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(second, 404, PasteNotFound.message)
     assert not Paste.objects.filter(pk=paste.pk).exists()
 
 
@@ -203,7 +198,7 @@ def test_burn_after_read_via_raw_burns_too(anon_client, user):
     second = anon_client.get(detail_url(paste.id))
 
     assert first.content == b"once"
-    assert second.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(second, 404, PasteNotFound.message)
 
 
 def test_burn_after_read_is_not_burned_by_the_owner(owner_client, user):
@@ -229,5 +224,5 @@ def test_private_burn_after_read_is_not_burned_by_others(other_client, user):
 
     response = other_client.get(detail_url(paste.id))
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(response, 404, PasteNotFound.message)
     assert Paste.objects.filter(pk=paste.pk).exists()

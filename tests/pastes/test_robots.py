@@ -5,7 +5,9 @@ from django.test import Client
 from rest_framework import status
 
 from common.bots import is_bot
+from pastes.errors import PasteNotFound
 from pastes.models import Paste
+from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db
@@ -72,8 +74,7 @@ def test_a_robot_never_burns_nor_sees_a_burn_after_read_paste(burning, route, ro
         assert response.status_code == status.HTTP_200_OK
         assert burning.name in response.content.decode()
     else:
-        assert response.status_code == status.HTTP_404_NOT_FOUND
-        assert response.json()["code"] == 404
+        assert_pastes_error(response, 404, PasteNotFound.message)
 
 
 def test_a_robot_pressing_reveal_burns_nothing(burning):
@@ -107,7 +108,7 @@ def test_after_a_preview_the_person_still_gets_the_paste_once(burning, route):
 
     assert first.status_code == status.HTTP_200_OK
     assert "for your eyes only" in first.content.decode()
-    assert second.status_code == status.HTTP_404_NOT_FOUND
+    assert_pastes_error(second, 404, PasteNotFound.message)
     assert not Paste.objects.filter(pk=burning.pk).exists()
 
 

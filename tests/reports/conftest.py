@@ -7,7 +7,11 @@ import ssl
 import pytest
 
 from reports.analysis import fetch, netguard
+from tests.reports.required import skip_or_fail
 from tests.reports.testsite import TestSite, make_certificates
+
+# So that a failed check in the helpers shows both sides, as one in a test module does.
+pytest.register_assert_rewrite("tests.reports.asserts")
 
 real_forbidden_reason = netguard.forbidden_reason
 
@@ -58,7 +62,7 @@ def public_test_site(test_site, settings, monkeypatch):
 def tls_test_site(test_site, monkeypatch) -> TestSite:
     """The test site, also served over HTTPS with a certificate the engine is made to trust."""
     if test_site.certificates is None:
-        pytest.skip("openssl is needed to make the test certificates")
+        skip_or_fail("openssl is needed to make the test certificates", "REQUIRE_OPENSSL")
     ca_file = str(test_site.certificates.ca_cert)
     monkeypatch.setattr(fetch, "ssl_context", lambda: ssl.create_default_context(cafile=ca_file))
     return test_site

@@ -2,6 +2,7 @@ import pytest
 from pytest_django.asserts import assertContains, assertNotContains
 
 from reports.models import ApiKey, Report
+from tests.reports.asserts import assert_error_page
 from tests.reports.factories import ProjectFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -66,7 +67,7 @@ def test_report_page_in_admin_shows_checks_readably_and_no_password_hash(admin_c
 def test_reports_cannot_be_added_in_admin(admin_client):
     response = admin_client.get("/admin/reports/report/add/")
 
-    assert response.status_code == 403
+    assert_error_page(response, 403, "Forbidden.")
 
 
 def test_project_list_shows_report_counts(admin_client):

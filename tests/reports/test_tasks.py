@@ -25,6 +25,7 @@ from reports import tasks
 from reports.management.commands.analysis_worker import AnalysisWorker
 from reports.models import Project, Report
 from tests.reports.api.conftest import _client_with_key
+from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ReportFactory
 from tests.servers import RedisServer
 
@@ -144,8 +145,7 @@ def test_a_create_whose_task_cannot_be_queued_leaves_no_report_behind(owner_clie
 
     response = owner_client.post(URL, {"url": test_site.url("/good")})
 
-    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
-    assert response.json()["status"] == 503
+    assert_reports_error(response, 503)
     # Before, the report was committed first and then stayed queued on no queue for ever.
     assert not Report.objects.exists()
     assert not Project.objects.exists()
@@ -162,7 +162,7 @@ def test_a_rerun_whose_task_cannot_be_queued_keeps_the_finished_report(
 
     response = owner_client.put(f"{URL}/{report.pk}", {"results": 1})
 
-    assert response.status_code == status.HTTP_503_SERVICE_UNAVAILABLE
+    assert_reports_error(response, 503)
     report.refresh_from_db()
     assert (report.status, report.analysis_run, report.score) == (Report.Status.DONE, 1, 80)
     assert not DBTaskResult.objects.exists()

@@ -14,6 +14,7 @@ import subprocess
 import threading
 import time
 import zlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -234,95 +235,88 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         path, query = parts.path, parse_qs(parts.query)
         self.server.requests.append((self.command, self.path))
         self.server.user_agents.append(self.headers.get("User-Agent", ""))
-        bad = self.server.kind == "bad"
-        base = f"{self.server.scheme}://127.0.0.1:{self.server.server_port}"
+        hit = Hit(path, query, f"{self.server.scheme}://127.0.0.1:{self.server.server_port}", self.server.kind == "bad")
+        route = ROUTES.get(path) or next((route for prefix, route in PREFIX_ROUTES if path.startswith(prefix)), None)
+        # A route answers None, or False when the path is not served on this site (kind).
+        if route is None or route(self, hit) is False:
+            self.not_found(hit)
 
-        if path in ("/good", "/") and not bad:
+    # Routes: each answers one path (or prefix) of the table ROUTES below the class.
+
+    def good(self, hit: "Hit") -> None:
+        if hit.bad:
+            self.html(GOOD_PAGE)
+        else:
             self.html(GOOD_PAGE, compress=True, headers=SECURE_HEADERS)
-        elif path in ("/good", "/"):
-            self.html(GOOD_PAGE)
-        elif path.startswith("/corpus/") and path.removeprefix("/corpus/") in CORPUS_PAGES and not bad:
-            # Real pages of public websites, served as a static host such as GitHub Pages would.
-            body = CORPUS_PAGES[path.removeprefix("/corpus/")].read_bytes()
-            self.html_bytes(body, headers=CORPUS_HEADERS if self.server.scheme == "https" else {})
-        elif path == "/scripted":
-            self.html(SCRIPTED_PAGE)
-        elif path == "/layout":
-            self.html(LAYOUT_PAGE)
-        elif path == "/small-print":
-            viewport = '<meta name="viewport" content="width=device-width">'
-            body = '<p style="font-size: 16px">Headline</p>'
-            body += '<p style="font-size: 10px">All the terms, in small print.</p>'
-            self.html(f"<!DOCTYPE html><html><head><title>Terms</title>{viewport}</head><body>{body}</body></html>")
-        elif path == "/never-loads":
-            body = '<!DOCTYPE html><html><head><title>Slow</title></head><body><img src="/slow-body"></body></html>'
-            self.html(body)
-        elif path == "/private-assets":
-            body = '<script src="http://10.0.0.1/app.js" defer></script><img src="/images/missing.webp" alt="">'
-            self.html(f"<!DOCTYPE html><html><head><title>Assets</title></head><body>{body}</body></html>")
-        elif path == "/bad":
-            self.html(BAD_PAGE, headers={"X-Robots-Tag": "noindex", "X-Powered-By": "PHP/5.3.3"})
-        elif path == "/robots.txt":
-            if bad:
-                self.reply(200, "text/plain", b"User-agent: *\nDisallow: /\n")
-            else:
-                robots = f"User-agent: *\nDisallow: /private\nAllow: /\n\nSitemap: {base}/sitemap-index.xml\n"
-                self.reply(200, "text/plain", robots.encode())
-        elif path == "/sitemap-index.xml" and not bad:
-            self.reply(200, "application/xml", SITEMAP.format(base=base).encode())
-        elif path == "/llms.txt" and not bad:
-            self.reply(200, "text/plain; charset=utf-8", LLMS_TXT.encode())
-        elif path in ASSETS and not (bad and path == "/favicon.ico"):
-            content_type, body = ASSETS[path]
-            self.reply(200, content_type, body)
-        elif path == "/gzip":
-            self.html(GOOD_PAGE, encoding="gzip")
-        elif path == "/brotli":
-            self.html(GOOD_PAGE, encoding="br")
-        elif path == "/redirect/chain":
-            self.redirect("/redirect/chain/2")
-        elif path == "/redirect/chain/2":
-            self.redirect(f"{base}/redirect/chain/3", status=301)
-        elif path == "/redirect/chain/3":
-            self.redirect("/good", status=307)
-        elif path.startswith("/redirect/loop/"):
-            hop = int(path.rsplit("/", 1)[1])
-            self.redirect(f"/redirect/loop/{hop + 1}")
-        elif path == "/redirect/to":
-            self.redirect(query["location"][0])
-        elif path == "/slow":
-            time.sleep(float(query.get("delay", ["3"])[0]))
-            self.html(GOOD_PAGE)
-        elif path == "/slow-body":
-            self.trickle()
-        elif path == "/huge":
-            self.huge()
-        elif path == "/gzip-bomb":
-            self.reply(200, "text/html", HUGE_GZIP, headers={"Content-Encoding": "gzip"})
-        elif path == "/brotli-bomb":
-            self.reply(200, "text/html", BROTLI_BOMB, headers={"Content-Encoding": "br"})
-        elif path == "/deflate":
-            self.reply(
-                200, "text/html; charset=utf-8", zlib.compress(GOOD_PAGE.encode()), {"Content-Encoding": "deflate"}
-            )
-        elif path == "/corrupt-gzip":
-            self.reply(200, "text/html", b"\x1f\x8b\x08\x00garbage" * 10, headers={"Content-Encoding": "gzip"})
-        elif path == "/zstd":
-            self.reply(200, "text/html", b"(\xb5/\xfd", headers={"Content-Encoding": "zstd"})
-        elif path == "/bad-encoding":
-            body = GOOD_PAGE.encode().replace(b"forged to last", b"forged \xff\xfe to last")
-            self.reply(200, "text/html; charset=utf-8", body)
-        elif path == "/unknown-charset":
-            self.reply(200, "text/html; charset=x-made-up", GOOD_PAGE.encode())
-        elif path == "/latin1":
-            body = GOOD_PAGE.replace("forged to last", "forgés to last")
-            body = body.replace('charset="utf-8"', 'charset="iso-8859-1"')
-            self.reply(200, "text/html", body.encode("iso-8859-1"))
-        elif path == "/no-content-type":
-            self.reply(200, None, GOOD_PAGE.encode())
-        elif path.startswith("/status/"):
-            self.html(CUSTOM_404, status=int(path.rsplit("/", 1)[1]))
-        elif bad:
+
+    def corpus(self, hit: "Hit") -> bool | None:
+        name = hit.path.removeprefix("/corpus/")
+        if hit.bad or name not in CORPUS_PAGES:
+            return False
+        # Real pages of public websites, served as a static host such as GitHub Pages would.
+        self.html_bytes(
+            CORPUS_PAGES[name].read_bytes(), headers=CORPUS_HEADERS if self.server.scheme == "https" else {}
+        )
+        return None
+
+    def small_print(self, hit: "Hit") -> None:
+        viewport = '<meta name="viewport" content="width=device-width">'
+        body = '<p style="font-size: 16px">Headline</p>'
+        body += '<p style="font-size: 10px">All the terms, in small print.</p>'
+        self.html(f"<!DOCTYPE html><html><head><title>Terms</title>{viewport}</head><body>{body}</body></html>")
+
+    def never_loads(self, hit: "Hit") -> None:
+        self.html('<!DOCTYPE html><html><head><title>Slow</title></head><body><img src="/slow-body"></body></html>')
+
+    def private_assets(self, hit: "Hit") -> None:
+        body = '<script src="http://10.0.0.1/app.js" defer></script><img src="/images/missing.webp" alt="">'
+        self.html(f"<!DOCTYPE html><html><head><title>Assets</title></head><body>{body}</body></html>")
+
+    def robots(self, hit: "Hit") -> None:
+        if hit.bad:
+            self.reply(200, "text/plain", b"User-agent: *\nDisallow: /\n")
+        else:
+            robots = f"User-agent: *\nDisallow: /private\nAllow: /\n\nSitemap: {hit.base}/sitemap-index.xml\n"
+            self.reply(200, "text/plain", robots.encode())
+
+    def sitemap(self, hit: "Hit") -> bool | None:
+        if hit.bad:
+            return False
+        self.reply(200, "application/xml", SITEMAP.format(base=hit.base).encode())
+        return None
+
+    def llms_txt(self, hit: "Hit") -> bool | None:
+        if hit.bad:
+            return False
+        self.reply(200, "text/plain; charset=utf-8", LLMS_TXT.encode())
+        return None
+
+    def asset(self, hit: "Hit") -> bool | None:
+        if hit.bad and hit.path == "/favicon.ico":
+            return False
+        content_type, body = ASSETS[hit.path]
+        self.reply(200, content_type, body)
+        return None
+
+    def redirect_loop(self, hit: "Hit") -> None:
+        hop = int(hit.path.rsplit("/", 1)[1])
+        self.redirect(f"/redirect/loop/{hop + 1}")
+
+    def slow(self, hit: "Hit") -> None:
+        time.sleep(float(hit.query.get("delay", ["3"])[0]))
+        self.html(GOOD_PAGE)
+
+    def bad_encoding(self, hit: "Hit") -> None:
+        body = GOOD_PAGE.encode().replace(b"forged to last", b"forged \xff\xfe to last")
+        self.reply(200, "text/html; charset=utf-8", body)
+
+    def latin1(self, hit: "Hit") -> None:
+        body = GOOD_PAGE.replace("forged to last", "forgés to last")
+        body = body.replace('charset="utf-8"', 'charset="iso-8859-1"')
+        self.reply(200, "text/html", body.encode("iso-8859-1"))
+
+    def not_found(self, hit: "Hit") -> None:
+        if hit.bad:
             # A "soft 404": the bad site answers 200 to any path.
             self.html(BAD_PAGE)
         else:
@@ -403,6 +397,66 @@ class TestSiteHandler(BaseHTTPRequestHandler):
             self.wfile.write(b" " * (HUGE_BODY_BYTES % len(chunk)))
         except OSError:
             pass  # the client stopped reading at its size cap
+
+
+@dataclass(frozen=True)
+class Hit:
+    """The request a route answers: its path and query, the site's base URL, and whether it is the bad site."""
+
+    path: str
+    query: dict[str, list[str]]
+    base: str
+    bad: bool
+
+
+H = TestSiteHandler
+# Path → route. A route that returns False leaves the path to not_found (the bad site's soft 404).
+ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
+    "/": H.good,
+    "/good": H.good,
+    "/scripted": lambda handler, hit: handler.html(SCRIPTED_PAGE),
+    "/layout": lambda handler, hit: handler.html(LAYOUT_PAGE),
+    "/small-print": H.small_print,
+    "/never-loads": H.never_loads,
+    "/private-assets": H.private_assets,
+    "/bad": lambda handler, hit: handler.html(
+        BAD_PAGE, headers={"X-Robots-Tag": "noindex", "X-Powered-By": "PHP/5.3.3"}
+    ),
+    "/robots.txt": H.robots,
+    "/sitemap-index.xml": H.sitemap,
+    "/llms.txt": H.llms_txt,
+    **dict.fromkeys(ASSETS, H.asset),
+    "/gzip": lambda handler, hit: handler.html(GOOD_PAGE, encoding="gzip"),
+    "/brotli": lambda handler, hit: handler.html(GOOD_PAGE, encoding="br"),
+    "/redirect/chain": lambda handler, hit: handler.redirect("/redirect/chain/2"),
+    "/redirect/chain/2": lambda handler, hit: handler.redirect(f"{hit.base}/redirect/chain/3", status=301),
+    "/redirect/chain/3": lambda handler, hit: handler.redirect("/good", status=307),
+    "/redirect/to": lambda handler, hit: handler.redirect(hit.query["location"][0]),
+    "/slow": H.slow,
+    "/slow-body": lambda handler, hit: handler.trickle(),
+    "/huge": lambda handler, hit: handler.huge(),
+    "/gzip-bomb": lambda handler, hit: handler.reply(200, "text/html", HUGE_GZIP, headers={"Content-Encoding": "gzip"}),
+    "/brotli-bomb": lambda handler, hit: handler.reply(
+        200, "text/html", BROTLI_BOMB, headers={"Content-Encoding": "br"}
+    ),
+    "/deflate": lambda handler, hit: handler.reply(
+        200, "text/html; charset=utf-8", zlib.compress(GOOD_PAGE.encode()), {"Content-Encoding": "deflate"}
+    ),
+    "/corrupt-gzip": lambda handler, hit: handler.reply(
+        200, "text/html", b"\x1f\x8b\x08\x00garbage" * 10, headers={"Content-Encoding": "gzip"}
+    ),
+    "/zstd": lambda handler, hit: handler.reply(200, "text/html", b"(\xb5/\xfd", headers={"Content-Encoding": "zstd"}),
+    "/bad-encoding": H.bad_encoding,
+    "/unknown-charset": lambda handler, hit: handler.reply(200, "text/html; charset=x-made-up", GOOD_PAGE.encode()),
+    "/latin1": H.latin1,
+    "/no-content-type": lambda handler, hit: handler.reply(200, None, GOOD_PAGE.encode()),
+}
+# Prefix → route, for the paths that carry a value; tried in order after ROUTES.
+PREFIX_ROUTES: list[tuple[str, Callable[[TestSiteHandler, Hit], bool | None]]] = [
+    ("/corpus/", H.corpus),
+    ("/redirect/loop/", H.redirect_loop),
+    ("/status/", lambda handler, hit: handler.html(CUSTOM_404, status=int(hit.path.rsplit("/", 1)[1]))),
+]
 
 
 CORPUS_HEADERS = {"Strict-Transport-Security": "max-age=31556952"}

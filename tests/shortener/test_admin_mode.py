@@ -9,6 +9,7 @@ from django.test import Client
 from rest_framework import status
 
 from shortener import messages
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.conftest import ADMIN_PASSWORD
 from tests.shortener.factories import ShortLinkFactory
 
@@ -38,8 +39,7 @@ def test_wrong_password_is_refused(alice_client, admin_password, other_user):
 
     response = enter(alice_client, "wrong")
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json() == {"success": False, "msg": "Bad password"}
+    assert_shortener_error(response, 403, "Bad password")
     assert admin_list_size(alice_client) == 0
 
 
@@ -49,7 +49,9 @@ def test_wrong_password_html_shows_own_stats_with_the_message(alice_client, admi
     response = alice_client.post("/s/stats", {"adminpwd": "wrong"})
 
     page = response.content.decode()
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error_page(
+        response, 403, "Bad password. 2 more tries before this address is banned for 1\N{NO-BREAK SPACE}hour."
+    )
     assert "Bad password" in page
     assert "/s/mine" in page
     assert "Your short links" in page
@@ -66,8 +68,7 @@ def test_right_password_html_redirects_to_the_stats_page(alice_client, admin_pas
 def test_missing_password_is_a_bad_request(alice_client, admin_password):
     response = alice_client.post("/s/stats", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"success": False, "msg": messages.ADMIN_PASSWORD_MISSING}
+    assert_shortener_error(response, 400, messages.ADMIN_PASSWORD_MISSING)
 
 
 def test_django_password_hash_setting_is_accepted(alice_client, settings):
@@ -85,7 +86,7 @@ def test_lstu_sha256_hex_setting_is_accepted(alice_client, settings):
 def test_lstu_sha256_hex_setting_refuses_a_wrong_password(alice_client, settings):
     settings.SHORTENER_HASHED_ADMINPWD = hashlib.sha256(b"toto").hexdigest()
 
-    assert enter(alice_client, "titi").status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error(enter(alice_client, "titi"), 403, "Bad password")
 
 
 def test_admin_mode_cannot_be_entered_without_a_password_setting(alice_client, settings):
@@ -95,9 +96,8 @@ def test_admin_mode_cannot_be_entered_without_a_password_setting(alice_client, s
     response = enter(alice_client, "")
     blank = alice_client.post("/s/stats", {"adminpwd": "anything", "_format": "json"})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert blank.status_code == status.HTTP_403_FORBIDDEN
-    assert blank.json() == {"success": False, "msg": messages.ADMIN_UNAVAILABLE}
+    assert_shortener_error(response, 400, messages.ADMIN_PASSWORD_MISSING)
+    assert_shortener_error(blank, 403, messages.ADMIN_UNAVAILABLE)
 
 
 def test_fourth_attempt_after_three_bad_passwords_is_refused(alice_client, admin_password):
@@ -106,8 +106,7 @@ def test_fourth_attempt_after_three_bad_passwords_is_refused(alice_client, admin
 
     response = enter(alice_client, admin_password)
 
-    assert response.status_code == status.HTTP_429_TOO_MANY_REQUESTS
-    assert response.json() == {"success": False, "msg": "Too many bad passwords. You're banned."}
+    assert_shortener_error(response, 429, "Too many bad passwords. You're banned.")
     assert response["Retry-After"] == "3600"
     assert admin_list_size(alice_client) == 0
 
@@ -117,12 +116,13 @@ def test_ban_lasts_an_hour(alice_client, admin_password):
         for _ in range(3):
             enter(alice_client, "wrong")
         traveller.shift(59 * 60)
-        assert enter(alice_client, admin_password).status_code == status.HTTP_429_TOO_MANY_REQUESTS
+        assert_shortener_error(enter(alice_client, admin_password), 429, messages.TOO_MANY_BAD_PASSWORDS)
         traveller.shift(61 * 60)
 
         response = enter(alice_client, admin_password)
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": "You have been successfully logged in."}
 
 
 def test_ban_is_per_client_address(alice_client, bob_client, admin_password):
@@ -132,6 +132,7 @@ def test_ban_is_per_client_address(alice_client, bob_client, admin_password):
     response = enter(bob_client, admin_password, REMOTE_ADDR="192.0.2.2")
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": "You have been successfully logged in."}
 
 
 def test_right_password_clears_earlier_bad_attempts(alice_client, admin_password):
@@ -151,8 +152,7 @@ def test_ban_html_shows_the_message(alice_client, admin_password):
 
     response = alice_client.post("/s/stats", {"adminpwd": "wrong"})
 
-    assert response.status_code == status.HTTP_429_TOO_MANY_REQUESTS
-    assert "Too many bad passwords." in response.content.decode()
+    assert_shortener_error_page(response, 429, messages.TOO_MANY_BAD_PASSWORDS)
 
 
 def test_action_logout_leaves_admin_mode(admin_mode_client, other_user):
@@ -182,8 +182,7 @@ def test_action_logout_html_redirects_to_the_stats_page(admin_mode_client):
 def test_admin_mode_needs_login(client, admin_password):
     response = enter(client, admin_password)
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"success": False, "msg": messages.LOGIN_REQUIRED}
+    assert_shortener_error(response, 401, messages.LOGIN_REQUIRED)
 
 
 def test_admin_mode_expires_after_an_hour(alice_client, admin_password, other_user):
@@ -211,7 +210,7 @@ def test_html_admin_form_needs_the_csrf_token(user, admin_password):
 
     response = client.post("/s/stats", {"adminpwd": ADMIN_PASSWORD})
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error_page(response, 403, messages.CSRF_FAILED)
 
 
 def test_removing_the_password_setting_ends_admin_mode(admin_mode_client, settings, other_user):

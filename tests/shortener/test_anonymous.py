@@ -8,6 +8,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.models import ShortLink
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,8 +30,7 @@ def shorten(client: Client, url: str, **extra):
 def test_anonymous_shortening_is_refused_by_default(client):
     response = shorten(client, "https://lstu.fr")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"success": False, "msg": messages.LOGIN_REQUIRED}
+    assert_shortener_error(response, 401, messages.LOGIN_REQUIRED)
     assert not ShortLink.objects.exists()
 
 
@@ -72,8 +72,7 @@ def test_the_blocked_hosts_apply_to_anonymous_clients(client, open_instance, set
     refused = shorten(client, "https://google.com/")
     allowed = shorten(client, "https://google.de/")
 
-    assert refused.status_code == status.HTTP_403_FORBIDDEN
-    assert refused.json()["msg"] == messages.HOST_BLOCKED.format(host="google.com")
+    assert_shortener_error(refused, 403, messages.HOST_BLOCKED.format(host="google.com"))
     assert allowed.json()["success"] is True
     assert ShortLink.objects.get().url == "https://google.de/"
 
@@ -130,5 +129,5 @@ def test_anonymous_html_post_still_needs_the_csrf_token(open_instance):
 
     response = client.post("/s/a", {"shorturl": "https://lstu.fr"})
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error_page(response, 403, messages.CSRF_FAILED)
     assert not ShortLink.objects.exists()

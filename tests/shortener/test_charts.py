@@ -8,7 +8,7 @@ import time_machine
 from rest_framework import status
 
 from shortener.charts import CHART_DAYS, bar_chart
-from shortener.models import Visit
+from shortener.fastpath.visits import write_visits
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,8 @@ NOON = datetime.datetime(2026, 5, 30, 12, tzinfo=datetime.UTC)
 
 
 def add_visits(link, day: datetime.date, count: int) -> None:
-    Visit.objects.bulk_create(Visit(link=link, visitor=f"{day:%m%d}{n:028d}", day=day) for n in range(count))
+    """Visits as the visit batch writer records them (Visit rows, counter, per-day counts)."""
+    write_visits([(link.pk, f"{day:%m%d}{n:028d}", day) for n in range(count)], wait_for_wal=True)
 
 
 def bars(html: str) -> dict[str, int]:

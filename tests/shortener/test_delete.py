@@ -5,6 +5,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.models import ShortLink
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +30,7 @@ def test_deleted_link_no_longer_redirects(admin_mode_client, link, client):
 
     admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/abc"), 404, messages.LINK_GONE.format(short="http://testserver/s/abc"))
 
 
 def test_admin_delete_html_redirects_to_stats_with_a_message(admin_mode_client, link):
@@ -45,8 +46,7 @@ def test_admin_delete_html_redirects_to_stats_with_a_message(admin_mode_client, 
 def test_delete_of_unknown_code_is_404(admin_mode_client, db):
     response = admin_mode_client.get("/s/d/nothere", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/nothere doesn't exist."}
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/nothere doesn't exist.")
 
 
 def test_delete_of_deleted_code_is_404(admin_mode_client, link):
@@ -54,8 +54,7 @@ def test_delete_of_deleted_code_is_404(admin_mode_client, link):
 
     response = admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json()["msg"] == "The shortened URL http://testserver/s/abc no longer exists."
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/abc no longer exists.")
 
 
 def test_delete_of_unknown_code_html_redirects_with_the_message(admin_mode_client, db):
@@ -70,15 +69,14 @@ def test_owner_who_is_not_admin_cannot_delete(client, link, other_user, admin_pa
 
     response = client.get("/s/d/abc", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json() == {"success": False, "msg": "You're not authenticated as the admin"}
+    assert_shortener_error(response, 403, messages.NOT_ADMIN)
     assert not ShortLink.objects.get().is_deleted
 
 
 def test_other_user_who_is_not_admin_cannot_delete(alice_client, link):
     response = alice_client.get("/s/d/abc", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error(response, 403, messages.NOT_ADMIN)
     assert not ShortLink.objects.get().is_deleted
 
 
@@ -93,16 +91,14 @@ def test_not_admin_html_redirects_to_stats_with_the_message(alice_client, link):
 def test_anonymous_cannot_delete(client, link):
     response = client.get("/s/d/abc", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"success": False, "msg": messages.LOGIN_REQUIRED}
+    assert_shortener_error(response, 401, messages.LOGIN_REQUIRED)
     assert not ShortLink.objects.get().is_deleted
 
 
 def test_delete_started_by_another_site_is_refused(admin_mode_client, link):
     response = admin_mode_client.get("/s/d/abc", {"_format": "json"}, HTTP_SEC_FETCH_SITE="cross-site")
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json() == {"success": False, "msg": messages.CROSS_SITE}
+    assert_shortener_error(response, 403, messages.CROSS_SITE)
     assert not ShortLink.objects.get().is_deleted
 
 
@@ -119,7 +115,7 @@ def test_admin_mode_ends_with_logout(admin_mode_client, link):
 
     response = admin_mode_client.get("/s/d/abc", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error(response, 403, messages.NOT_ADMIN)
 
 
 def test_head_request_does_not_delete(admin_mode_client, link):

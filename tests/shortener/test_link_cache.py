@@ -6,12 +6,17 @@ import pytest
 from django.utils import timezone
 from rest_framework import status
 
+from shortener import messages
 from shortener.fastpath import links
 from shortener.fastpath.links import _cache_key, bump_links_version, cache, links_version, local_links
 from shortener.models import ShortLink
+from tests.shortener.asserts import assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
+
+
+GONE = messages.LINK_GONE.format(short="http://testserver/s/abc")
 
 
 def delete_behind_the_caches_back(code: str) -> None:
@@ -28,7 +33,7 @@ def test_link_deleted_by_another_process_stops_redirecting_at_the_next_version_c
     bump_links_version()
     local_links.check_version()  # what this process's watcher thread does every second
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/abc"), 404, GONE)
 
 
 def test_cached_lookup_lives_no_longer_than_cache_seconds(client, settings):
@@ -38,7 +43,7 @@ def test_cached_lookup_lives_no_longer_than_cache_seconds(client, settings):
 
     delete_behind_the_caches_back("abc")
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/abc"), 404, GONE)
 
 
 def test_creating_a_link_keeps_the_other_cached_lookups(client, django_assert_num_queries):
@@ -48,7 +53,10 @@ def test_creating_a_link_keeps_the_other_cached_lookups(client, django_assert_nu
     ShortLinkFactory(code="new")
 
     with django_assert_num_queries(0):
-        assert client.get("/s/abc").status_code == status.HTTP_302_FOUND
+        response = client.get("/s/abc")
+
+    assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == ShortLink.objects.get(code="abc").url
 
 
 def test_preload_caches_the_most_visited_links_first(client, django_assert_num_queries):

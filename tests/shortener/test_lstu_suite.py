@@ -14,6 +14,7 @@ from rest_framework import status
 from shortener import messages
 from shortener.fastpath import flush_visits
 from shortener.models import ShortLink
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +42,10 @@ def test_case_01_index_carries_the_security_headers(client):
 
 
 def test_case_02_robots_are_404_while_no_such_short(client):
-    assert client.get("/s/robots.txt").status_code == status.HTTP_404_NOT_FOUND
-    assert client.get("/s/robots").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/robots.txt"), 404, "Not found.")
+    assert_shortener_error_page(
+        client.get("/s/robots"), 404, messages.LINK_UNKNOWN.format(short="http://testserver/s/robots")
+    )
 
 
 def test_case_03_shorten_gives_an_eight_character_short_and_a_qrcode(creator):
@@ -74,7 +77,7 @@ def test_case_06_invalid_url_message_is_exact(creator):
 
     assert response.json() == {"success": False, "msg": "truc is not a valid URL."}
     # Lstu answers 200 to every failure; ours carries the status (README).
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
+    assert_shortener_error(response, 400, "truc is not a valid URL.")
 
 
 def test_case_07_same_url_same_short_and_exact_json_resolve(creator, client):
@@ -112,8 +115,7 @@ def test_case_09_unknown_short_json_is_404(creator, client):
 
     response = client.get(f"/s/{code}i", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": f"The shortened URL http://testserver/s/{code}i doesn't exist."}
+    assert_shortener_error(response, 404, f"The shortened URL http://testserver/s/{code}i doesn't exist.")
 
 
 def test_case_10_stats_of_unknown_short_has_the_failure_body(creator, client):
@@ -121,9 +123,8 @@ def test_case_10_stats_of_unknown_short_has_the_failure_body(creator, client):
 
     response = client.get(f"/s/stats/{code}i")
 
-    assert response.json() == {"success": False, "msg": f"The shortened URL http://testserver/s/{code}i doesn't exist."}
     # Lstu answers 200 here; ours is 404 like every unknown code (README).
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error(response, 404, f"The shortened URL http://testserver/s/{code}i doesn't exist.")
 
 
 def test_case_11_fullstats_counts_the_links(creator, client):
@@ -183,8 +184,7 @@ def test_case_15_16_admin_delete_then_the_short_no_longer_exists(creator, admin_
     resolved = client.get(f"/s/{code}", {"_format": "json"})
 
     assert deleted.status_code == status.HTTP_200_OK
-    assert resolved.status_code == status.HTTP_404_NOT_FOUND
-    assert resolved.json() == {"success": False, "msg": f"The shortened URL {short} no longer exists."}
+    assert_shortener_error(resolved, 404, f"The shortened URL {short} no longer exists.")
 
 
 def test_case_17_admin_delete_in_json(creator, admin_password):
@@ -287,5 +287,7 @@ def test_implied_custom_text_taken_by_another_user_is_refused(creator, bob_clien
     response = shorten(creator, "https://lstu.fr", custom="taken")
 
     # Lstu appends -2; the spec makes a taken custom text an error (README).
-    assert response.status_code == status.HTTP_409_CONFLICT
+    assert_shortener_error(
+        response, 409, 'The shortened text "taken" is already taken. Your URL to shorten: https://lstu.fr'
+    )
     assert ShortLink.objects.filter(code__startswith="taken").count() == 1

@@ -4,9 +4,11 @@ import pytest
 from django.test import Client
 from rest_framework import status
 
+from shortener import messages
 from shortener.fastpath import flush_visits
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -43,15 +45,13 @@ def test_redirect_json_gives_exactly_success_and_url(client):
 def test_unknown_code_json_is_404_with_message(client, db):
     response = client.get("/s/nothere", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/nothere doesn't exist."}
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/nothere doesn't exist.")
 
 
 def test_unknown_code_html_is_a_404_page_with_message(client, db):
     response = client.get("/s/nothere")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert "The shortened URL http://testserver/s/nothere doesn&#x27;t exist." in response.content.decode()
+    assert_shortener_error_page(response, 404, "The shortened URL http://testserver/s/nothere doesn't exist.")
     assert 'href="/s/"' in response.content.decode()
 
 
@@ -60,8 +60,7 @@ def test_deleted_code_is_404_with_its_own_message(client):
 
     response = client.get("/s/gone", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/gone no longer exists."}
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/gone no longer exists.")
 
 
 def test_deleting_a_cached_link_stops_its_redirect(client):
@@ -70,7 +69,7 @@ def test_deleting_a_cached_link_stops_its_redirect(client):
 
     link_delete(link=link)
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(client.get("/s/abc"), 404, messages.LINK_GONE.format(short="http://testserver/s/abc"))
 
 
 def test_changing_the_target_in_the_admin_updates_a_cached_redirect(client):
@@ -89,22 +88,27 @@ def test_removing_a_cached_link_from_the_database_stops_its_redirect(client):
 
     link.delete()
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error_page(
+        client.get("/s/abc"), 404, messages.LINK_UNKNOWN.format(short="http://testserver/s/abc")
+    )
 
 
 def test_codes_are_case_sensitive(client):
-    ShortLinkFactory(code="AbC")
+    link = ShortLinkFactory(code="AbC")
 
-    assert client.get("/s/abc").status_code == status.HTTP_404_NOT_FOUND
-    assert client.get("/s/AbC").status_code == status.HTTP_302_FOUND
+    assert_shortener_error_page(
+        client.get("/s/abc"), 404, messages.LINK_UNKNOWN.format(short="http://testserver/s/abc")
+    )
+    assert client.get("/s/AbC")["Location"] == link.url
 
 
 def test_redirect_needs_no_login(client, user):
-    ShortLinkFactory(code="abc", owner=user)
+    link = ShortLinkFactory(code="abc", owner=user)
 
     response = client.get("/s/abc")
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == link.url
 
 
 def test_redirect_refuses_post(client):
@@ -112,15 +116,13 @@ def test_redirect_refuses_post(client):
 
     response = client.post("/s/abc", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
-    assert response.json()["success"] is False
+    assert_shortener_error(response, 405, messages.METHOD_NOT_ALLOWED)
 
 
 def test_path_outside_the_code_alphabet_is_404_in_json(client, db):
     response = client.get("/s/robots.txt", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json()["success"] is False
+    assert_shortener_error(response, 404, "Not found.")
 
 
 def test_redirect_works_at_the_root_of_the_shortener_host(settings):
@@ -172,3 +174,4 @@ def test_format_other_than_json_wins_over_accept(client):
     response = client.get("/s/abc", {"_format": "html"}, HTTP_ACCEPT="application/json")
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "https://lstu.fr"

@@ -4,13 +4,16 @@ import pytest
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
+from django.http import HttpResponse
 from django.test import RequestFactory
 from rest_framework import status
 
+from shortener import messages
 from shortener.fastpath import flush_visits
 from shortener.fastpath.wsgi import with_redirect_shortcut
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
+from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -42,6 +45,11 @@ def wsgi_request(path: str, *, method: str = "get", data: dict | None = None, **
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
     return answer["status"], answer["headers"], body
+
+
+def as_response(status_code: int, headers: dict, body: bytes) -> HttpResponse:
+    """What wsgi_request got, as a response the interface's asserts read."""
+    return HttpResponse(body, status=status_code, headers=headers)
 
 
 def counter(code: str = "abc") -> int:
@@ -129,18 +137,18 @@ def test_format_json_of_a_deleted_cached_link_is_404_in_json(link):
     wsgi_request("/s/abc", data={"_format": "json"})
     link_delete(link=link)
 
-    code, _, body = wsgi_request("/s/abc", data={"_format": "json"})
+    answer = as_response(*wsgi_request("/s/abc", data={"_format": "json"}))
 
-    assert code == status.HTTP_404_NOT_FOUND
-    assert b'"success": false' in body
+    assert_shortener_error(answer, 404, messages.LINK_GONE.format(short="http://testserver/s/abc"))
 
 
 def test_other_format_with_json_accept_gets_the_redirect(link):
     wsgi_request("/s/abc")
 
-    code, _, _ = wsgi_request("/s/abc", data={"_format": "html"}, HTTP_ACCEPT="application/json")
+    code, headers, _ = wsgi_request("/s/abc", data={"_format": "html"}, HTTP_ACCEPT="application/json")
 
     assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/target"
 
 
 def test_query_string_still_redirects_and_counts(link):
@@ -156,9 +164,9 @@ def test_query_string_still_redirects_and_counts(link):
 def test_host_not_allowed_is_400(link):
     wsgi_request("/s/abc")
 
-    code, _, _ = wsgi_request("/s/abc", HTTP_HOST="evil.example")
+    answer = as_response(*wsgi_request("/s/abc", HTTP_HOST="evil.example"))
 
-    assert code == status.HTTP_400_BAD_REQUEST
+    assert_shortener_error_page(answer, 400, "Bad request.")
 
 
 def test_plain_http_is_sent_to_https_when_required(link, settings):

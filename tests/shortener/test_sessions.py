@@ -5,6 +5,7 @@ from django.test import Client
 from rest_framework import status
 
 from shortener import messages
+from tests.shortener.asserts import any_number, assert_shortener_error, assert_shortener_error_page
 
 pytestmark = pytest.mark.django_db
 
@@ -20,16 +21,14 @@ def test_login_json_succeeds_with_valid_credentials(client, user):
 def test_login_json_refuses_wrong_password(client, user):
     response = client.post("/s/login", {"login": "alice", "password": "nope", "_format": "json"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"success": False, "msg": "Please, check your credentials: unable to authenticate."}
+    assert_shortener_error(response, 401, messages.LOGIN_FAILED)
     assert "_auth_user_id" not in client.session
 
 
 def test_login_json_refuses_unknown_user(client, db):
     response = client.post("/s/login", {"login": "nobody", "password": "x", "_format": "json"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json()["msg"] == messages.LOGIN_FAILED
+    assert_shortener_error(response, 401, messages.LOGIN_FAILED)
 
 
 def test_login_json_refuses_inactive_user(client, user):
@@ -38,14 +37,13 @@ def test_login_json_refuses_inactive_user(client, user):
 
     response = client.post("/s/login", {"login": "alice", "password": "alice-password", "_format": "json"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_shortener_error(response, 401, messages.LOGIN_FAILED)
 
 
 def test_login_json_requires_both_fields(client, user):
     response = client.post("/s/login", {"login": "alice", "_format": "json"})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"success": False, "msg": messages.LOGIN_FIELDS_MISSING}
+    assert_shortener_error(response, 400, messages.LOGIN_FIELDS_MISSING)
 
 
 def test_login_accepts_a_json_body(client, user):
@@ -54,28 +52,25 @@ def test_login_accepts_a_json_body(client, user):
     )
 
     assert response.status_code == status.HTTP_200_OK
-    assert response.json()["msg"] == messages.LOGIN_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
 
 
 def test_login_rejects_malformed_json_body(client, user):
     response = client.post("/s/login", "{not json", content_type="application/json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"success": False, "msg": messages.BAD_JSON}
+    assert_shortener_error(response, 400, messages.BAD_JSON)
 
 
 def test_login_rejects_json_array_body(client, user):
     response = client.post("/s/login", ["alice"], content_type="application/json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["msg"] == messages.BAD_JSON
+    assert_shortener_error(response, 400, messages.BAD_JSON)
 
 
 def test_login_rejects_non_string_password(client, user):
     response = client.post("/s/login", {"login": "alice", "password": 12}, content_type="application/json")
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["msg"] == 'The field "password" must be a string.'
+    assert_shortener_error(response, 400, 'The field "password" must be a string.')
 
 
 def test_login_answers_json_when_accept_prefers_it(client, user):
@@ -108,8 +103,7 @@ def test_login_html_ignores_an_external_next(client, user):
 def test_login_html_shows_the_form_again_with_the_message(client, user):
     response = client.post("/s/login", {"login": "alice", "password": "wrong"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert "Please, check your credentials: unable to authenticate." in response.content.decode()
+    assert_shortener_error_page(response, 401, messages.LOGIN_FAILED)
     assert 'name="password"' in response.content.decode()
 
 
@@ -135,8 +129,7 @@ def test_login_is_rate_limited_per_client_address(client, user, settings):
 
     response = client.post("/s/login", {"login": "alice", "password": "alice-password", "_format": "json"})
 
-    assert response.status_code == status.HTTP_429_TOO_MANY_REQUESTS
-    assert response.json()["msg"].startswith("Too many login attempts.")
+    assert_shortener_error(response, 429, any_number(messages.TOO_MANY_LOGINS))
     assert "Retry-After" in response
     assert "_auth_user_id" not in client.session
 
@@ -150,6 +143,8 @@ def test_login_rate_limit_does_not_touch_other_addresses(client, user, settings)
     )
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_logout_json_succeeds_and_ends_the_session(alice_client):
@@ -185,8 +180,7 @@ def test_logged_out_page_says_so_and_offers_to_sign_in(client, db):
 def test_logout_refuses_post(alice_client):
     response = alice_client.post("/s/logout", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
-    assert response.json() == {"success": False, "msg": messages.METHOD_NOT_ALLOWED}
+    assert_shortener_error(response, 405, messages.METHOD_NOT_ALLOWED)
 
 
 def test_html_login_form_needs_the_csrf_token(user):
@@ -194,8 +188,7 @@ def test_html_login_form_needs_the_csrf_token(user):
 
     response = client.post("/s/login", {"login": "alice", "password": "alice-password"})
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert messages.CSRF_FAILED in response.content.decode()
+    assert_shortener_error_page(response, 403, messages.CSRF_FAILED)
     assert "_auth_user_id" not in client.session
 
 
@@ -207,6 +200,8 @@ def test_html_login_form_works_with_the_csrf_token(user):
     response = client.post("/s/login", {"login": "alice", "password": "alice-password", "csrfmiddlewaretoken": token})
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "/s/"
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_json_login_needs_no_csrf_token(user):
@@ -215,6 +210,8 @@ def test_json_login_needs_no_csrf_token(user):
     response = client.post("/s/login", {"login": "alice", "password": "alice-password", "_format": "json"})
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_json_login_from_another_site_needs_the_csrf_token(user):
@@ -226,8 +223,7 @@ def test_json_login_from_another_site_needs_the_csrf_token(user):
         HTTP_ORIGIN="https://evil.test",
     )
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json() == {"success": False, "msg": messages.CSRF_FAILED}
+    assert_shortener_error(response, 403, messages.CSRF_FAILED)
 
 
 def test_json_login_marked_cross_site_by_the_browser_needs_the_csrf_token(user):
@@ -239,7 +235,7 @@ def test_json_login_marked_cross_site_by_the_browser_needs_the_csrf_token(user):
         HTTP_SEC_FETCH_SITE="cross-site",
     )
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error(response, 403, messages.CSRF_FAILED)
 
 
 def test_json_login_from_the_same_origin_needs_no_csrf_token(user):
@@ -253,13 +249,14 @@ def test_json_login_from_the_same_origin_needs_no_csrf_token(user):
     )
 
     assert response.status_code == status.HTTP_200_OK
+    assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
+    assert client.session["_auth_user_id"] == str(user.pk)
 
 
 def test_login_with_nul_character_is_refused(client, user):
     response = client.post("/s/login", {"login": "ali\x00ce", "password": "x", "_format": "json"})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["msg"] == 'The field "login" must not contain NUL characters.'
+    assert_shortener_error(response, 400, 'The field "login" must not contain NUL characters.')
 
 
 def test_head_request_does_not_log_out(alice_client):

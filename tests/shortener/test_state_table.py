@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 
 from shortener import messages
+from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -55,5 +56,5 @@ def test_session_walks_the_state_table_in_json(user, other_user, admin_password)
 def test_logout_from_admin_mode_returns_to_anonymous(admin_mode_client):
     admin_mode_client.get("/s/logout", {"_format": "json"})
 
-    assert admin_mode_client.get("/s/stats", {"_format": "json"}).status_code == 401
-    assert admin_mode_client.get("/s/d/anything", {"_format": "json"}).status_code == 401
+    assert_shortener_error(admin_mode_client.get("/s/stats", {"_format": "json"}), 401, messages.LOGIN_REQUIRED)
+    assert_shortener_error(admin_mode_client.get("/s/d/anything", {"_format": "json"}), 401, messages.LOGIN_REQUIRED)

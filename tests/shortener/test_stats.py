@@ -8,6 +8,7 @@ from rest_framework import status
 
 from shortener import messages
 from shortener.fastpath import flush_visits
+from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory
 from tests.shortener.qr import assert_png_qr_of
 
@@ -61,8 +62,7 @@ def test_stats_json_is_empty_for_a_user_without_links(bob_client, user):
 def test_stats_needs_login_in_json(client, db):
     response = client.get("/s/stats", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"success": False, "msg": messages.LOGIN_REQUIRED}
+    assert_shortener_error(response, 401, messages.LOGIN_REQUIRED)
 
 
 def test_stats_sends_anonymous_browsers_to_login(client, db):
@@ -96,7 +96,7 @@ def test_stats_html_offers_admin_mode_only_when_configured(alice_client, setting
 def test_stats_own_list_takes_a_fixed_number_of_queries(alice_client, user, django_assert_num_queries):
     ShortLinkFactory.create_batch(5, owner=user)
 
-    with django_assert_num_queries(3):  # session, user, links
+    with django_assert_num_queries(4):  # session, user, count, page
         response = alice_client.get("/s/stats", {"_format": "json"})
 
     assert len(response.json()) == 5
@@ -133,8 +133,7 @@ def test_admin_stats_page_past_the_end_is_empty(admin_mode_client, user):
 def test_admin_stats_refuses_a_bad_page(admin_mode_client, page):
     response = admin_mode_client.get("/s/stats", {"_format": "json", "page": page})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"success": False, "msg": messages.PAGE_INVALID}
+    assert_shortener_error(response, 400, messages.PAGE_INVALID)
 
 
 def test_admin_stats_html_has_pager_links_and_delete_links(admin_mode_client, user):
@@ -203,8 +202,7 @@ def test_stats_detail_counts_a_followed_link(client, user):
 def test_stats_detail_of_unknown_code_is_404(client, db):
     response = client.get("/s/stats/nothere", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/nothere doesn't exist."}
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/nothere doesn't exist.")
 
 
 def test_stats_detail_of_deleted_code_is_404(client):
@@ -212,8 +210,7 @@ def test_stats_detail_of_deleted_code_is_404(client):
 
     response = client.get("/s/stats/gone", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json()["msg"] == "The shortened URL http://testserver/s/gone no longer exists."
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/gone no longer exists.")
 
 
 def test_stats_detail_html_shows_the_counter_and_qr_code(client):

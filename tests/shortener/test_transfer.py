@@ -13,6 +13,7 @@ from shortener import messages
 from shortener.models import LinkImport, ShortLink
 from shortener.services import transfer
 from shortener.services.links import link_delete
+from tests.shortener.asserts import any_number, assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = pytest.mark.django_db
@@ -40,7 +41,8 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
 
     assert response.status_code == status.HTTP_200_OK
     assert response["Content-Disposition"] == 'attachment; filename="short_links.json"'
-    assert response.json() == [
+    exported = json.loads(response.getvalue())
+    assert exported == [
         {
             "url": "https://a.example/",
             "custom": "mine",
@@ -55,7 +57,7 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "custom": "",
             "short": "http://testserver/s/gen12345",
             "counter": 0,
-            "created_at": response.json()[1]["created_at"],
+            "created_at": exported[1]["created_at"],
             "expires_at": None,
             "max_visits": None,
         },
@@ -69,7 +71,7 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
     response = alice_client.get(path)
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
-    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
     assert rows[0] == ["url", "custom", "short", "counter", "created_at", "expires_at", "max_visits"]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
 
@@ -77,13 +79,13 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
 def test_export_needs_login(client):
     response = client.get("/s/export", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_shortener_error(response, 401, messages.LOGIN_REQUIRED)
 
 
 def test_export_then_import_elsewhere_gives_the_same_links(alice_client, bob_client, user, other_user):
     ShortLinkFactory(code="mine", owner=user, url="https://a.example/", is_custom=True)
     ShortLinkFactory(code="gen12345", owner=user, url="https://b.example/")
-    exported = alice_client.get("/s/export").content
+    exported = alice_client.get("/s/export").getvalue()
     ShortLink.objects.all().delete()
 
     response = upload_json(bob_client, exported)
@@ -207,16 +209,14 @@ def test_claiming_a_code_for_a_url_the_user_already_shortened_is_refused(alice_c
 def test_unreadable_file_is_refused_whole(alice_client, content, msg):
     response = upload_json(alice_client, content)
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json() == {"success": False, "msg": msg}
+    assert_shortener_error(response, 400, msg)
     assert not ShortLink.objects.exists()
 
 
 def test_missing_file_is_refused(alice_client):
     response = alice_client.post("/s/import", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_400_BAD_REQUEST
-    assert response.json()["msg"] == messages.IMPORT_FILE_MISSING
+    assert_shortener_error(response, 400, messages.IMPORT_FILE_MISSING)
 
 
 def test_too_large_file_is_refused(alice_client, settings):
@@ -224,7 +224,7 @@ def test_too_large_file_is_refused(alice_client, settings):
 
     response = upload_json(alice_client, "https://a.example/\n" * 100, name="x.csv")
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    assert_shortener_error(response, 413, "The file is too large: 1024 bytes at most.")
     assert not ShortLink.objects.exists()
 
 
@@ -233,7 +233,7 @@ def test_too_many_lines_is_refused(alice_client, settings):
 
     response = upload_json(alice_client, "".join(f"https://a.example/{n}\n" for n in range(4)), name="x.csv")
 
-    assert response.status_code == status.HTTP_413_REQUEST_ENTITY_TOO_LARGE
+    assert_shortener_error(response, 413, "The file has too many lines: 3 at most.")
     assert not ShortLink.objects.exists()
 
 
@@ -244,14 +244,14 @@ def test_imports_are_rate_limited(alice_client, settings):
     second = upload_json(alice_client, "https://b.example/\n", name="x.csv")
 
     assert first.status_code == status.HTTP_200_OK
-    assert second.status_code == status.HTTP_429_TOO_MANY_REQUESTS
+    assert_shortener_error(second, 429, any_number(messages.TOO_MANY_IMPORTS))
     assert ShortLink.objects.count() == 1
 
 
 def test_import_needs_login(client):
     response = upload_json(client, "https://a.example/\n", name="x.csv")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_shortener_error(response, 401, messages.LOGIN_REQUIRED)
     assert not ShortLink.objects.exists()
 
 
@@ -261,7 +261,7 @@ def test_import_form_needs_the_csrf_token(user):
 
     response = upload(client, "https://a.example/\n", name="x.csv")
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
+    assert_shortener_error_page(response, 403, messages.CSRF_FAILED)
     assert not ShortLink.objects.exists()
 
 
@@ -303,4 +303,4 @@ def test_progress_is_written_while_importing_and_readable_by_its_user_only(alice
 
     assert seen == [0, 0, 2, 2, 4, 4]
     assert mine.json() == {"success": True, "total": 6, "done": 6, "created": 5, "refused": 1, "finished": True}
-    assert bobs.status_code == status.HTTP_404_NOT_FOUND
+    assert_shortener_error(bobs, 404, messages.IMPORT_UNKNOWN)

@@ -6,8 +6,10 @@ import pytest
 from django.test import Client
 from rest_framework import status
 
+from shortener import messages
 from shortener.models import CODE_ALPHABET, ShortLink
 from shortener.services.links import link_delete
+from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory
 from tests.shortener.qr import assert_png_qr_of
 
@@ -67,8 +69,7 @@ def test_resolve_answers_json_in_every_variant(client, variant):
 def test_unknown_code_with_json_suffix_is_a_json_404(client):
     response = client.get("/s/nothere.json")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/nothere doesn't exist."}
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/nothere doesn't exist.")
 
 
 def test_format_html_overrides_an_accept_asking_for_json(client):
@@ -77,6 +78,7 @@ def test_format_html_overrides_an_accept_asking_for_json(client):
     response = client.get("/s/abc", {"format": "html"}, HTTP_ACCEPT="application/json")
 
     assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "https://lstu.fr"
 
 
 @pytest.mark.parametrize("variant", ["format query", ".json suffix", "Accept header"])
@@ -132,8 +134,7 @@ def test_stats_detail_with_json_suffix_ignores_a_browser_accept(client):
 def test_stats_detail_of_unknown_code_is_json_by_default(client):
     response = client.get("/s/stats/nothere")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"success": False, "msg": "The shortened URL http://testserver/s/nothere doesn't exist."}
+    assert_shortener_error(response, 404, "The shortened URL http://testserver/s/nothere doesn't exist.")
 
 
 @pytest.mark.parametrize("path", ["/s/fullstats", "/s/fullstats.json"])
@@ -157,8 +158,7 @@ def test_fullstats_counts_live_links_and_free_codes(client, settings, path):
 def test_fullstats_refuses_post(client):
     response = client.post("/s/fullstats", {"_format": "json"})
 
-    assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
-    assert response.json()["success"] is False
+    assert_shortener_error(response, 405, messages.METHOD_NOT_ALLOWED)
 
 
 def test_delete_with_json_suffix_answers_json(admin_mode_client):
@@ -192,6 +192,5 @@ def test_json_post_from_another_web_site_still_needs_the_csrf_token(user):
 
     response = client.post("/s/a?format=json", {"lsturl": "https://lstu.fr"}, HTTP_ORIGIN="https://evil.example")
 
-    assert response.status_code == status.HTTP_403_FORBIDDEN
-    assert response.json()["success"] is False
+    assert_shortener_error(response, 403, messages.CSRF_FAILED)
     assert not ShortLink.objects.exists()

@@ -5,17 +5,30 @@ from shortener.services.visits import visits_prune
 
 
 class Command(BaseCommand):
-    help = "Delete the unique-visit rows older than the visits charts show (run daily; the counters are kept)."
+    help = (
+        "Delete the unique-visit rows of days that can no longer be visited again, and the per-link "
+        "daily counts older than the charts show (run daily; the counters are kept)."
+    )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        # The charts count each day's rows, so they are kept for as many days as the charts show.
+        # A visitor is told apart from a repeat visit only within one UTC day; the rows of
+        # yesterday stay for the visits still buffered at midnight.
         parser.add_argument(
-            "--keep-days",
+            "--keep-days", type=int, default=1, help="Days before today whose visit rows are kept (default 1)."
+        )
+        # The charts read the daily counts, so those are kept for as many days as the charts show.
+        parser.add_argument(
+            "--keep-chart-days",
             type=int,
             default=CHART_DAYS - 1,
-            help=f"Days before today to keep (default {CHART_DAYS - 1}).",
+            help=f"Days before today whose per-link daily counts are kept (default {CHART_DAYS - 1}).",
         )
+        parser.add_argument("--batch", type=int, default=10_000, help="Rows deleted per transaction.")
 
     def handle(self, *args: object, **options: object) -> None:
-        deleted = visits_prune(keep_days=int(options["keep_days"]))
-        self.stdout.write(f"Deleted {deleted} visit row(s).")
+        visits, daily = visits_prune(
+            keep_days=int(options["keep_days"]),
+            keep_chart_days=int(options["keep_chart_days"]),
+            batch=int(options["batch"]),
+        )
+        self.stdout.write(f"Deleted {visits} visit row(s) and {daily} daily count(s).")

@@ -5,12 +5,16 @@ from pathlib import Path
 import pytest
 
 from reports.analysis import analyze
+from tests.reports.required import skip_or_fail
 
 CHROMIUM = "/usr/bin/chromium"
 
-pytestmark = pytest.mark.skipif(
-    not Path(CHROMIUM).exists(), reason="needs Debian's chromium (apt-get install chromium)"
-)
+
+@pytest.fixture(autouse=True)
+def _chromium():
+    # As tests/conftest.py's browser fixture: a skip locally, a failure under REQUIRE_BROWSER.
+    if not Path(CHROMIUM).exists():
+        skip_or_fail("needs Debian's chromium (apt-get install chromium)", "REQUIRE_BROWSER")
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ import threading
 import time
 
 import pytest
+from django.db import connection
 from rest_framework.test import APIClient
 
 from reports import services
@@ -51,19 +52,39 @@ def test_parallel_requests_cannot_exceed_the_rate_limit(user, settings):
     assert sorted(statuses) == [200] * 4 + [429] * 6
 
 
+def a_delete_waits_for_a_lock() -> bool:
+    """Whether a DELETE on this test's database is waiting for a lock (read on this connection)."""
+    with connection.cursor() as cursor:
+        # pg_stat_activity is read once per transaction unless this snapshot is dropped.
+        cursor.execute("SELECT pg_stat_clear_snapshot()")
+        # The waiter may queue behind another create waiting for the same row, so it is
+        # not always this connection that pg_blocking_pids names: any wait on this database counts.
+        cursor.execute(
+            "SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()"
+            " AND cardinality(pg_blocking_pids(pid)) > 0 AND query ILIKE 'DELETE%%')"
+        )
+        return cursor.fetchone()[0]
+
+
 def test_deleting_a_project_while_reports_are_created_in_it_never_fails(user, test_site, monkeypatch):
     _, raw_key = ApiKey.issue(user=user)
     full_clean = Report.full_clean
     creating = threading.Event()
+    overlapped = threading.Event()
 
-    def slow_full_clean(report, *args, **kwargs):
-        # Hold the window between finding the project and saving the report open,
-        # and let the deletes start inside it.
+    def full_clean_until_a_delete_waits(report, *args, **kwargs):
+        # Hold the window between finding the project (row-locked) and saving the report open
+        # until a delete is seen waiting for a lock: that wait is the race, proven.
         creating.set()
-        time.sleep(0.3)
+        deadline = time.monotonic() + 10
+        while not overlapped.is_set() and time.monotonic() < deadline:
+            if a_delete_waits_for_a_lock():
+                overlapped.set()
+            else:
+                time.sleep(0.01)
         return full_clean(report, *args, **kwargs)
 
-    monkeypatch.setattr(Report, "full_clean", slow_full_clean)
+    monkeypatch.setattr(Report, "full_clean", full_clean_until_a_delete_waits)
     url = test_site.url("/good")
     host = Project.name_for_url(url)
     services.project_get_or_create(owner=user, name=host)
@@ -79,7 +100,9 @@ def test_deleting_a_project_while_reports_are_created_in_it_never_fails(user, te
 
     statuses = run_concurrently(create_or_delete, times=8)
 
+    assert overlapped.is_set(), "no delete ever waited on a create: the race did not happen"
     # A report deleted with its project before its analysis ran is answered as queued (202).
     assert set(statuses) <= {200, 201, 202, 404}
     assert statuses.count(201) + statuses.count(202) == 4
+    assert 200 in statuses
     assert not Report.objects.exclude(project__in=Project.objects.all()).exists()

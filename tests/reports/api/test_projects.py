@@ -5,12 +5,12 @@ from django.utils import timezone
 from rest_framework import status
 
 from reports.models import Project, Report
+from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ProjectFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
 URL = "/api/v1/projects"
-NOT_FOUND = {"message": "Resource not found.", "status": 404}
 
 
 def names(response) -> list[str]:
@@ -52,8 +52,7 @@ def test_list_shows_project_and_created_at(owner_client, user):
 def test_list_requires_a_key(api_client):
     response = api_client.get(URL)
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"message": "Unauthenticated."}
+    assert_reports_error(response, 401)
 
 
 def test_list_searches_project_names(owner_client, user):
@@ -154,8 +153,7 @@ def test_delete_of_another_users_project_is_not_found_and_keeps_it(owner_client,
 
     response = owner_client.delete(f"{URL}/shop.example")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == NOT_FOUND
+    assert_reports_error(response, 404)
     assert Report.objects.filter(project=project).count() == 1
 
 
@@ -171,8 +169,7 @@ def test_delete_leaves_another_users_project_of_the_same_name(owner_client, user
 def test_delete_of_an_unknown_project_is_not_found(owner_client):
     response = owner_client.delete(f"{URL}/nothing.example")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == NOT_FOUND
+    assert_reports_error(response, 404)
 
 
 def test_delete_without_a_key_is_unauthenticated_and_keeps_the_project(api_client, user):
@@ -180,5 +177,5 @@ def test_delete_without_a_key_is_unauthenticated_and_keeps_the_project(api_clien
 
     response = api_client.delete(f"{URL}/shop.example")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_reports_error(response, 401)
     assert Project.objects.exists()

@@ -3,6 +3,7 @@ from django.contrib.auth.hashers import check_password
 from rest_framework import status
 
 from reports.models import Project, Report
+from tests.reports.asserts import Fields, StartsWith, assert_reports_error
 from tests.reports.factories import ProjectFactory
 
 pytestmark = pytest.mark.django_db
@@ -98,10 +99,7 @@ def test_create_ignores_a_password_without_password_privacy(owner_client, test_s
 def test_create_of_an_unreachable_page_is_422_naming_the_cause_and_stores_nothing(owner_client, test_site):
     response = owner_client.post(URL, {"url": UNREACHABLE})
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    body = response.json()
-    assert body["status"] == 422
-    assert body["message"]["url"][0].startswith("The page could not be analysed: ")
+    body = assert_reports_error(response, 422, {"url": [StartsWith("The page could not be analysed: ")]})
     assert len(body["message"]["url"][0]) > len("The page could not be analysed: ")
     assert not Report.objects.exists()
     assert not Project.objects.exists()
@@ -112,16 +110,18 @@ def test_create_refuses_private_addresses_outside_tests(owner_client, test_site,
 
     response = owner_client.post(URL, {"url": test_site.url("/good")})
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert "url" in response.json()["message"]
+    assert_reports_error(
+        response,
+        422,
+        {"url": ["The page could not be analysed: The address 127.0.0.1 is private; fetching it is not allowed."]},
+    )
     assert not Report.objects.exists()
 
 
 def test_create_without_a_key_is_unauthenticated_and_stores_nothing(api_client, test_site):
     response = api_client.post(URL, {"url": test_site.url("/good")})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"message": "Unauthenticated."}
+    assert_reports_error(response, 401)
     assert not Report.objects.exists()
 
 
@@ -157,8 +157,7 @@ def test_create_without_a_key_is_unauthenticated_and_stores_nothing(api_client, 
 def test_create_rejects_invalid_form_input_with_422_and_stores_nothing(owner_client, data, field, message):
     response = owner_client.post(URL, data)
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert response.json() == {"message": {field: [message]}, "status": 422}
+    assert_reports_error(response, 422, {field: [message]})
     assert not Report.objects.exists()
 
 
@@ -178,19 +177,19 @@ def test_create_rejects_invalid_form_input_with_422_and_stores_nothing(owner_cli
 def test_create_rejects_wrong_json_types_with_422(owner_client, data, field):
     response = owner_client.post(URL, data, format="json")
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert list(response.json()["message"]) == [field]
+    assert_reports_error(response, 422, Fields(field))
     assert not Report.objects.exists()
 
 
 def test_create_rejects_a_json_body_that_is_not_an_object(owner_client):
     response = owner_client.post(URL, ["https://example.com/"], format="json")
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert list(response.json()["message"]) == ["non_field_errors"]
+    assert_reports_error(response, 422, {"non_field_errors": ["Invalid data. Expected a dictionary, but got list."]})
+    assert not Report.objects.exists()
 
 
 def test_create_reports_every_invalid_field_at_once(owner_client):
     response = owner_client.post(URL, {"url": "nope", "privacy": "9"})
 
-    assert set(response.json()["message"]) == {"url", "privacy"}
+    assert_reports_error(response, 422, Fields("url", "privacy"))
+    assert not Report.objects.exists()

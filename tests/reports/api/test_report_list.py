@@ -4,6 +4,7 @@ import pytest
 from django.utils import timezone
 from rest_framework import status
 
+from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ProjectFactory, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -87,8 +88,7 @@ def test_list_requires_a_key(api_client, user):
 
     response = api_client.get(URL)
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"message": "Unauthenticated."}
+    assert_reports_error(response, 401)
 
 
 def test_list_of_no_reports_is_an_empty_page(owner_client):

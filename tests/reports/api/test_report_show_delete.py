@@ -2,11 +2,10 @@ import pytest
 from rest_framework import status
 
 from reports.models import Project, Report
+from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
-
-NOT_FOUND = {"message": "Resource not found.", "status": 404}
 
 
 def test_show_answers_the_report_in_a_data_envelope(owner_client, user):
@@ -55,8 +54,7 @@ def test_show_of_another_users_report_is_not_found(owner_client, other_user):
 
     response = owner_client.get(f"/api/v1/reports/{report.id}")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == NOT_FOUND
+    assert_reports_error(response, 404)
 
 
 def test_show_without_a_key_is_unauthenticated(api_client, user):
@@ -64,16 +62,14 @@ def test_show_without_a_key_is_unauthenticated(api_client, user):
 
     response = api_client.get(f"/api/v1/reports/{report.id}")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
-    assert response.json() == {"message": "Unauthenticated."}
+    assert_reports_error(response, 401)
 
 
 @pytest.mark.parametrize("report_id", ["999999", "abc", "99999999999999999999999999"])
 def test_show_of_an_unknown_id_is_not_found(owner_client, report_id):
     response = owner_client.get(f"/api/v1/reports/{report_id}")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == NOT_FOUND
+    assert_reports_error(response, 404)
 
 
 def test_delete_removes_the_report_and_answers_what_was_deleted(owner_client, user):
@@ -99,8 +95,7 @@ def test_delete_of_another_users_report_is_not_found_and_keeps_it(owner_client, 
 
     response = owner_client.delete(f"/api/v1/reports/{report.id}")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == NOT_FOUND
+    assert_reports_error(response, 404)
     assert Report.objects.filter(pk=report.pk).exists()
 
 
@@ -109,7 +104,7 @@ def test_delete_without_a_key_is_unauthenticated_and_keeps_the_report(api_client
 
     response = api_client.delete(f"/api/v1/reports/{report.id}")
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_reports_error(response, 401)
     assert Report.objects.filter(pk=report.pk).exists()
 
 
@@ -119,4 +114,5 @@ def test_delete_twice_is_not_found_the_second_time(owner_client, user):
 
     response = owner_client.delete(f"/api/v1/reports/{report.id}")
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_reports_error(response, 404)
+    assert not Report.objects.filter(pk=report.pk).exists()

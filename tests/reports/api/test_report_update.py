@@ -3,6 +3,7 @@ from django.contrib.auth.hashers import check_password
 from rest_framework import status
 
 from reports.models import Report
+from tests.reports.asserts import Fields, StartsWith, assert_reports_error
 from tests.reports.factories import SAMPLE_RESULTS, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -71,11 +72,7 @@ def test_update_to_password_privacy_without_any_password_is_422_and_changes_noth
 
     response = owner_client.patch(detail(report), {"privacy": 2})
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert response.json() == {
-        "message": {"password": ["The password field is required when privacy is 2."]},
-        "status": 422,
-    }
+    assert_reports_error(response, 422, {"password": ["The password field is required when privacy is 2."]})
     report.refresh_from_db()
     assert report.privacy == Report.Privacy.PUBLIC
 
@@ -145,8 +142,7 @@ def test_update_whose_analysis_fails_is_422_and_keeps_the_last_results_with_stat
 
     response = owner_client.patch(detail(report), {"results": 1})
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert response.json()["message"]["url"][0].startswith("The page could not be analysed: ")
+    assert_reports_error(response, 422, {"url": [StartsWith("The page could not be analysed: ")]})
     report.refresh_from_db()
     assert Report.objects.values("score", "result", "results", "generated_at").get(pk=report.pk) == before
     assert report.status == Report.Status.FAILED
@@ -159,11 +155,12 @@ def test_update_whose_analysis_fails_is_422_and_keeps_the_last_results_with_stat
 )
 def test_update_rejects_invalid_values_with_422(owner_client, user, data, field):
     report = ReportFactory(owner=user, page_password="old")
+    stored = Report.objects.values().get(pk=report.pk)
 
     response = owner_client.patch(detail(report), data)
 
-    assert response.status_code == status.HTTP_422_UNPROCESSABLE_ENTITY
-    assert list(response.json()["message"]) == [field]
+    assert_reports_error(response, 422, Fields(field))
+    assert Report.objects.values().get(pk=report.pk) == stored
 
 
 def test_update_of_another_users_report_is_not_found_and_changes_nothing(owner_client, other_user):
@@ -171,8 +168,7 @@ def test_update_of_another_users_report_is_not_found_and_changes_nothing(owner_c
 
     response = owner_client.patch(detail(report), {"privacy": 1})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"message": "Resource not found.", "status": 404}
+    assert_reports_error(response, 404)
     report.refresh_from_db()
     assert report.privacy == Report.Privacy.PUBLIC
 
@@ -182,15 +178,19 @@ def test_update_without_a_key_is_unauthenticated(api_client, user):
 
     response = api_client.patch(detail(report), {"privacy": 1})
 
-    assert response.status_code == status.HTTP_401_UNAUTHORIZED
+    assert_reports_error(response, 401)
     report.refresh_from_db()
     assert report.privacy == Report.Privacy.PUBLIC
 
 
-def test_update_of_an_unknown_report_is_not_found(owner_client):
+def test_update_of_an_unknown_report_is_not_found(owner_client, user):
+    ReportFactory(owner=user, id=424241)
+
     response = owner_client.patch("/api/v1/reports/424242", {"privacy": 1})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
+    assert_reports_error(response, 404)
+    assert not Report.objects.filter(pk=424242).exists()
+    assert Report.objects.get(pk=424241).privacy == Report.Privacy.PUBLIC
 
 
 def test_update_of_a_report_deleted_meanwhile_is_not_found(owner_client, user, monkeypatch):
@@ -208,5 +208,4 @@ def test_update_of_a_report_deleted_meanwhile_is_not_found(owner_client, user, m
 
     response = owner_client.patch(detail(report), {"privacy": 1})
 
-    assert response.status_code == status.HTTP_404_NOT_FOUND
-    assert response.json() == {"message": "Resource not found.", "status": 404}
+    assert_reports_error(response, 404)

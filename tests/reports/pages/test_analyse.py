@@ -5,6 +5,7 @@ from django.test import Client
 from pytest_django.asserts import assertContains, assertRedirects
 
 from reports.models import Report
+from tests.reports.asserts import assert_error_page, assert_method_not_allowed, assert_reports_error
 from tests.reports.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +28,7 @@ def test_form_refuses_a_post_without_the_csrf_token(user):
 
     response = client.post(NEW, {"url": "https://example.com/", "privacy": "0"})
 
-    assert response.status_code == 403
+    assertContains(response, "CSRF verification failed", status_code=403)
     assert Report.objects.count() == 0
 
 
@@ -151,8 +152,8 @@ def test_status_is_not_found_for_another_user_and_unknown_ids(client, other_user
     other = client.get(f"/reports/{report.pk}/status")
     unknown = client.get("/reports/999999/status")
 
-    assert other.status_code == unknown.status_code == 404
-    assert other.json() == {"message": "Resource not found.", "status": 404}
+    assert_reports_error(other, 404)
+    assert_reports_error(unknown, 404)
     assert report.url not in other.content.decode()
 
 
@@ -161,15 +162,14 @@ def test_status_asks_an_anonymous_visitor_to_sign_in(client):
 
     response = client.get(f"/reports/{report.pk}/status")
 
-    assert response.status_code == 401
-    assert response.json() == {"message": "Sign in first.", "status": 401}
+    assert_reports_error(response, 401, "Sign in first.")
 
 
 def test_status_accepts_no_writes(client, user):
     report = ReportFactory(owner=user)
     client.force_login(user)
 
-    assert client.post(f"/reports/{report.pk}/status").status_code == 405
+    assert_method_not_allowed(client.post(f"/reports/{report.pk}/status"), "GET, HEAD")
 
 
 def test_progress_page_is_the_owners_alone(client, user, other_user):
@@ -180,7 +180,8 @@ def test_progress_page_is_the_owners_alone(client, user, other_user):
     other = client.get(f"/reports/{report.pk}/progress")
 
     assert anonymous.status_code == 302 and anonymous["Location"].startswith("/s/login")
-    assert other.status_code == 404
+    assert_error_page(other, 404, "Not found.")
+    assert report.url not in other.content.decode()
 
 
 def test_progress_of_a_done_report_goes_to_the_report(client, user):
@@ -219,7 +220,7 @@ def test_another_user_cannot_run_someone_elses_analysis_again(client, other_user
 
     response = client.post(f"/reports/{report.pk}/rerun")
 
-    assert response.status_code == 404
+    assert_error_page(response, 404, "Not found.")
     report.refresh_from_db()
     assert (report.status, report.analysis_run) == (Report.Status.DONE, 1)
     assert queued_only == []
@@ -229,7 +230,11 @@ def test_rerun_needs_a_post(client, user):
     report = ReportFactory(owner=user)
     client.force_login(user)
 
-    assert client.get(f"/reports/{report.pk}/rerun").status_code == 405
+    response = client.get(f"/reports/{report.pk}/rerun")
+
+    assert_method_not_allowed(response, "POST")
+    report.refresh_from_db()
+    assert (report.status, report.analysis_run) == (Report.Status.DONE, 1)
 
 
 def test_anonymous_visitor_cannot_run_an_analysis_again(client, queued_only):

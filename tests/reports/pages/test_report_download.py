@@ -6,6 +6,7 @@ import pytest
 from pytest_django.asserts import assertRedirects
 
 from reports.models import Report
+from tests.reports.asserts import assert_error_page, assert_method_not_allowed
 from tests.reports.factories import SAMPLE_RESULTS, ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -68,10 +69,10 @@ def test_password_report_download_sends_a_visitor_to_the_password_form_first(cli
 
 
 def test_unknown_report_download_is_not_found(client):
-    assert client.get("/reports/999999.json").status_code == 404
+    assert_error_page(client.get("/reports/999999.json"), 404, "Not found.")
 
 
 def test_download_accepts_no_writes(client):
     report = ReportFactory()
 
-    assert client.post(download_url(report)).status_code == 405
+    assert_method_not_allowed(client.post(download_url(report)), "GET, HEAD")

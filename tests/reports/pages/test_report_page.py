@@ -3,6 +3,7 @@ from django.contrib.auth.hashers import make_password
 from pytest_django.asserts import assertContains, assertNotContains, assertRedirects
 
 from reports.models import Report
+from tests.reports.asserts import assert_error_page, assert_method_not_allowed
 from tests.reports.factories import ReportFactory
 
 pytestmark = pytest.mark.django_db
@@ -96,7 +97,7 @@ def test_report_page_escapes_stored_evidence(client):
 def test_unknown_report_is_not_found(client):
     response = client.get("/reports/999999")
 
-    assert response.status_code == 404
+    assert_error_page(response, 404, "Not found.")
 
 
 def test_private_report_is_not_found_for_anonymous_visitors(client):
@@ -104,7 +105,7 @@ def test_private_report_is_not_found_for_anonymous_visitors(client):
 
     response = client.get(page_url(report))
 
-    assert response.status_code == 404
+    assert_error_page(response, 404, "Not found.")
     assertNotContains(response, report.url, status_code=404)
 
 
@@ -114,7 +115,8 @@ def test_private_report_is_not_found_for_another_signed_in_user(client, other_us
 
     response = client.get(page_url(report))
 
-    assert response.status_code == 404
+    assert_error_page(response, 404, "Not found.")
+    assertNotContains(response, report.url, status_code=404)
 
 
 def test_private_report_is_shown_to_its_signed_in_owner(client, user):
@@ -192,7 +194,8 @@ def test_password_form_is_protected_against_csrf(user):
 
     response = client.post(page_url(report), {"password": "open sesame"})
 
-    assert response.status_code == 403
+    assertContains(response, "CSRF verification failed", status_code=403)
+    assertContains(client.get(page_url(report)), "This report is password-protected")
 
 
 def test_password_attempts_are_rate_limited_even_for_the_right_password(client, settings):
@@ -217,7 +220,8 @@ def test_password_attempts_are_counted_per_report(client, settings):
 
     response = client.post(page_url(other), {"password": "open sesame"})
 
-    assert response.status_code == 302
+    assertRedirects(response, page_url(other), fetch_redirect_response=False)
+    assertContains(client.get(page_url(other)), other.url)
 
 
 def test_password_longer_than_the_limit_is_refused_with_a_message(client):
@@ -234,7 +238,8 @@ def test_report_page_rejects_other_methods(client):
 
     response = client.delete(page_url(report))
 
-    assert response.status_code == 405
+    assert_method_not_allowed(response, "GET, HEAD, POST")
+    assert Report.objects.filter(pk=report.pk).exists()
 
 
 def test_report_page_shows_units_and_advice_for_failed_checks_only(client):

@@ -1,8 +1,4 @@
-"""Issue an API key for interface A, B or C (a personal shortener token).
-
-It lives in the reports app only because Django finds commands in apps; it
-serves all three interfaces.
-"""
+"""Issue an API key for interface A, B or C (a personal shortener token)."""
 
 from django.apps import apps
 from django.contrib.auth import get_user_model

@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from reports.management.commands.create_api_key import KEY_MODELS
+from common.management.commands.create_api_key import KEY_MODELS
 from shortener.services.admin_mode import admin_mode_available
 
 DEMO_KEY_NAME = "demo"

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class CommonConfig(AppConfig):
+    """The project-level app: what serves all three interfaces (for now, their management commands).
+
+    It has no models; the API-key base class here is abstract, each interface has its own table.
+    """
+
+    name = "common"
+    verbose_name = "Shared by all interfaces"
