@@ -52,6 +52,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    # For the pg_trgm index of the reports' search (its models check needs the app); harmless on SQLite.
+    "django.contrib.postgres",
     "rest_framework",
     "django_filters",
     "drf_spectacular",

@@ -174,9 +174,12 @@ class Paste(models.Model):
             ),
         ]
         indexes = [
-            # The account page: a user's pastes, newest first. content_chars is in the key (rather
-            # than INCLUDE, which SQLite lacks) so that the quota check sums it from the index alone.
-            models.Index(fields=["owner", "-created_at", "content_chars"], name="pastes_paste_owner_created"),
+            # The account's list: a user's pastes, newest first, ending in its tiebreak (-id) so a
+            # page's ids come from the index alone. content_chars is in the key (rather than
+            # INCLUDE, which SQLite lacks) so that the quota check sums it from the index alone.
+            models.Index(fields=["owner", "-created_at", "-id", "content_chars"], name="pastes_paste_owner_newest"),
+            # The admin's list: every paste, newest first (Meta.ordering plus the admin's -pk tiebreak).
+            models.Index(fields=["-created_at", "-id"], name="pastes_paste_newest"),
             # purge_expired_pastes.
             models.Index(fields=["expires_at"], name="pastes_paste_expires_at"),
         ]

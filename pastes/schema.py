@@ -8,8 +8,11 @@ from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 from pastes.serializers import (
+    ACCOUNT_MAX_PER_PAGE,
+    ACCOUNT_PER_PAGE,
     EXPIRATION_LABELS,
     NAME_LENGTH_MESSAGE,
+    AccountPageSerializer,
     PasteCreateSerializer,
     PasteEditSerializer,
     PasteSerializer,
@@ -237,8 +240,19 @@ ACCOUNT = {
         "content without burning them). Listing does not count views. `created_at` is when the account was "
         "created and `last_login` the last sign-in to the site (null if never), both ISO 8601 in UTC with "
         "microseconds. `avatar` and `bio` are null when unset; `max_paste_chars` defaults to "
-        "PASTES_DEFAULT_MAX_CHARS and is set per user in the admin. Unknown or deactivated users are 404. " + _limits()
+        "PASTES_DEFAULT_MAX_CHARS and is set per user in the admin. Unknown or deactivated users are 404. "
+        f"`pastes` is paged (extension): {ACCOUNT_PER_PAGE} a page by default, `page` and `per_page` choose "
+        f"(per_page 1 to {ACCOUNT_MAX_PER_PAGE}; a page past the last is an empty array); `pastes_count` is how "
+        "many the requester sees over all pages. Without parameters the object is IdefaSoft's, with the newest "
+        "page. Other values of page or per_page are 400. " + _limits()
     ),
-    "responses": {200: UserSerializer, 401: UNAUTHORIZED, 404: _error("No such user."), 429: RATE_LIMITED},
+    "parameters": [AccountPageSerializer],
+    "responses": {
+        200: UserSerializer,
+        400: _error("page or per_page is not a whole number in range."),
+        401: UNAUTHORIZED,
+        404: _error("No such user."),
+        429: RATE_LIMITED,
+    },
     "tags": TAGS,
 }

@@ -102,6 +102,13 @@ class UtcFormattedDateTimeField(serializers.Field):
         return value.strftime(self.fmt) if self.fmt else value.isoformat(timespec="microseconds")
 
 
+# The account's `pastes` are paged: a user may own 10⁴ pastes, each with its content.
+ACCOUNT_PER_PAGE = 50
+ACCOUNT_MAX_PER_PAGE = 100
+# Far past any real account (10⁶ pastes at 100 a page), and small enough for any SQL OFFSET.
+ACCOUNT_MAX_PAGE = 1_000_000
+
+
 class PasteSerializer(serializers.ModelSerializer):
     """The Paste object."""
 
@@ -235,7 +242,13 @@ class UserSerializer(serializers.Serializer):
     created_at = UtcFormattedDateTimeField(source="date_joined", help_text="ISO 8601, UTC, with microseconds.")
     last_login = UtcFormattedDateTimeField(allow_null=True, help_text="Last sign-in (ISO 8601), or null.")
     max_paste_chars = serializers.SerializerMethodField()
-    pastes = serializers.SerializerMethodField()
+    pastes = serializers.SerializerMethodField(
+        help_text=f"One page of the pastes, newest first: {ACCOUNT_PER_PAGE} by default (query parameters page and "
+        "per_page); pastes_count says how many there are in all."
+    )
+    pastes_count = serializers.SerializerMethodField(
+        help_text="Extension: how many pastes the requester sees on this account, over every page."
+    )
 
     def _profile(self, user: AbstractBaseUser) -> PasteProfile:
         return self.context["profile"]
@@ -256,3 +269,33 @@ class UserSerializer(serializers.Serializer):
     @extend_schema_field(PasteSerializer(many=True))
     def get_pastes(self, user: AbstractBaseUser) -> list[dict]:
         return PasteSerializer(self.context["pastes"], many=True).data
+
+    def get_pastes_count(self, user: AbstractBaseUser) -> int:
+        return self.context["pastes_count"]
+
+
+class AccountPageSerializer(serializers.Serializer):
+    """Query parameters of GET /accounts/@{username}: which page of `pastes`."""
+
+    page = serializers.IntegerField(
+        min_value=1,
+        max_value=ACCOUNT_MAX_PAGE,
+        default=1,
+        error_messages={
+            "invalid": "page must be a whole number from 1.",
+            "min_value": "page must be a whole number from 1.",
+            "max_value": f"page must be a whole number from 1 to {ACCOUNT_MAX_PAGE}.",
+            "max_string_length": "page must be a whole number from 1.",
+        },
+        help_text="Which page of `pastes` (default 1, the newest); past the last one, `pastes` is empty.",
+    )
+    per_page = serializers.IntegerField(
+        min_value=1,
+        max_value=ACCOUNT_MAX_PER_PAGE,
+        default=ACCOUNT_PER_PAGE,
+        error_messages=dict.fromkeys(
+            ("invalid", "min_value", "max_value", "max_string_length"),
+            f"per_page must be a whole number from 1 to {ACCOUNT_MAX_PER_PAGE}.",
+        ),
+        help_text=f"How many pastes a page holds: 1 to {ACCOUNT_MAX_PER_PAGE} (default {ACCOUNT_PER_PAGE}).",
+    )

@@ -17,6 +17,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
+from common.paging import page_rows
 from pastes.errors import NotOwner, PasteNotFound, QuotaExceeded
 from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
 
@@ -200,3 +201,16 @@ def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = 
 
 def user_pastes(*, owner: AbstractBaseUser, viewer: AbstractBaseUser | None) -> models.QuerySet[Paste]:
     return Paste.objects.listed_for(owner, viewer)
+
+
+def user_pastes_page(
+    *, owner: AbstractBaseUser, viewer: AbstractBaseUser | None, page: int, per_page: int
+) -> tuple[list[Paste], int]:
+    """One page of the pastes `viewer` sees on `owner`'s account, and how many there are in all.
+
+    The ids come from the (owner, -created_at, -id) index, from the nearer end of the list;
+    only the page's pastes are fetched with their content.
+    """
+    pastes = user_pastes(owner=owner, viewer=viewer)
+    total = pastes.count()
+    return page_rows(pastes, (page - 1) * per_page, per_page, total), total

@@ -24,7 +24,13 @@ from pastes.authentication import PasteKeyAuthentication
 from pastes.errors import UserNotFound, paste_exception_handler
 from pastes.models import Paste, PasteProfile
 from pastes.parsers import LimitedJSONParser
-from pastes.serializers import PasteCreateSerializer, PasteEditSerializer, PasteSerializer, UserSerializer
+from pastes.serializers import (
+    AccountPageSerializer,
+    PasteCreateSerializer,
+    PasteEditSerializer,
+    PasteSerializer,
+    UserSerializer,
+)
 from pastes.throttling import PasteReadThrottle, PasteWriteThrottle
 
 # Responses carrying a paste are per reader (views, burning): never cache them on the way.
@@ -144,8 +150,8 @@ class AccountView(PasteAPIView):
         user = None if "\x00" in username else users.filter(username=username).first()
         if user is None:
             raise UserNotFound()
-        context = {
-            "profile": PasteProfile.for_user(user),
-            "pastes": services.user_pastes(owner=user, viewer=self.reader),
-        }
+        params = AccountPageSerializer(data=request.query_params)
+        params.is_valid(raise_exception=True)
+        pastes, count = services.user_pastes_page(owner=user, viewer=self.reader, **params.validated_data)
+        context = {"profile": PasteProfile.for_user(user), "pastes": pastes, "pastes_count": count}
         return Response(UserSerializer(user, context=context).data)

@@ -1,12 +1,12 @@
 from django.contrib import admin, messages
 from django.core.exceptions import ObjectNotUpdated
-from django.db.models import Count, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponseRedirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import SafeString
 
-from common.admin import ApiKeyAdmin
+from common.admin import ApiKeyAdmin, LargeTableAdmin
 from reports import presentation, services
 from reports.models import ApiKey, Project, Report
 
@@ -17,30 +17,24 @@ MAX_IDS_IN_PROGRESS_URL = 500
 
 
 @admin.register(Project)
-class ProjectAdmin(admin.ModelAdmin):
+class ProjectAdmin(LargeTableAdmin):
     list_display = ("name", "owner", "report_count", "created_at")
     list_select_related = ("owner",)
     search_fields = ("name", "owner__username")
     readonly_fields = ("owner", "name", "created_at")
 
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Project]:
-        return super().get_queryset(request).annotate(report_count=Count("reports"))
-
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # projects are made by their first report
 
-    @admin.display(description="reports", ordering="report_count")
-    def report_count(self, project: Project) -> int:
-        return project.report_count
-
 
 @admin.register(Report)
-class ReportAdmin(admin.ModelAdmin):
+class ReportAdmin(LargeTableAdmin):
     list_display = ("url", "project", "owner", "status", "result", "score", "generated_at")
     list_filter = ("status", "result", "privacy", "project")
     list_select_related = ("project", "owner")
+    # Served by the trigram index on PostgreSQL. No date_hierarchy: its links list the distinct
+    # dates of the whole table, a scan of every report.
     search_fields = ("url",)
-    date_hierarchy = "generated_at"
     actions = ("rerun_analysis",)
     # Read-only: privacy and password go through the API (which hashes passwords), results through analysis.
     fields = (
@@ -63,6 +57,12 @@ class ReportAdmin(admin.ModelAdmin):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # a report is made by analysing a page, through the API
+
+    def delete_model(self, request: HttpRequest, obj: Report) -> None:
+        services.report_delete(report=obj)
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[Report]) -> None:
+        services.reports_delete(reports=queryset)
 
     @admin.display(boolean=True, description="password set")
     def has_password(self, report: Report) -> bool:

@@ -7,6 +7,15 @@ page past the end is an empty page (with `from` and `to` null), not an error.
 Links keep the request's other query parameters. Laravel's `meta.links` (the
 page-number buttons of its HTML paginator) is left out: API clients page with
 `links.next`/`links.prev` or `page`.
+
+At a million reports (docs/scale.md):
+- `meta.total` is exact when the list is narrowed by nothing but `project`: the projects keep
+  their report counts (reports.models.Project.report_count). With `search` or `result` it is
+  counted up to EXACT_COUNT_LIMIT; past that, on PostgreSQL, it is the query planner's estimate
+  and `meta.total_is_estimate` is true (as is `last_page`, derived from it). `links.next` is
+  exact either way, and the last page found makes the total exact.
+- A page reads ids from the index that serves the sort, from the nearer end of the list when
+  the total is exact (the last page is as cheap as the first), then only its own rows.
 """
 
 import math
@@ -17,6 +26,8 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import replace_query_param
 from rest_framework.views import APIView
+
+from common.paging import EXACT_COUNT_LIMIT, list_total, page_rows
 
 PER_PAGE_CHOICES = (10, 25, 50, 100)
 DEFAULT_PER_PAGE = 10
@@ -39,17 +50,18 @@ class LaravelPagination(BasePagination):
         self.per_page = per_page if per_page in PER_PAGE_CHOICES else DEFAULT_PER_PAGE
         page = _int_or_none(request.query_params.get(self.page_query_param))
         self.page = page if page is not None and page >= 1 else 1
-        self.total = queryset.count()
+        self.total, self.total_is_estimate = list_total(queryset, getattr(view, "kept_total", None))
         self.offset = (self.page - 1) * self.per_page
-        # Past the end, skip the query: a huge page number would overflow the SQL OFFSET.
-        self.items = self._page(queryset) if self.offset < self.total else []
+        self.has_next = self.offset + self.per_page < self.total
+        if not self.total_is_estimate:
+            # Past the end, page_rows skips the query: a huge page would overflow the SQL OFFSET.
+            self.items = page_rows(queryset, self.offset, self.per_page, self.total)
+        else:
+            rows = page_rows(queryset, self.offset, self.per_page, None)
+            self.items, self.has_next = rows[: self.per_page], len(rows) > self.per_page
+            if self.items and not self.has_next:  # the last page: now the total is known
+                self.total, self.total_is_estimate = self.offset + len(self.items), False
         return self.items
-
-    def _page(self, queryset: QuerySet) -> list:
-        # The database sorts and skips ids only, then fetches the page's rows whole: otherwise
-        # it builds every sorted row (a report's results among them) up to the page's end.
-        page_ids = queryset.values("pk")[self.offset : self.offset + self.per_page]
-        return list(queryset.filter(pk__in=page_ids))
 
     def get_paginated_response(self, data: list) -> Response:
         last_page = max(1, math.ceil(self.total / self.per_page))
@@ -60,7 +72,7 @@ class LaravelPagination(BasePagination):
                     "first": self._page_url(1),
                     "last": self._page_url(last_page),
                     "prev": self._page_url(self.page - 1) if self.page > 1 else None,
-                    "next": self._page_url(self.page + 1) if self.page < last_page else None,
+                    "next": self._page_url(self.page + 1) if self.has_next else None,
                 },
                 "meta": {
                     "current_page": self.page,
@@ -70,6 +82,7 @@ class LaravelPagination(BasePagination):
                     "per_page": self.per_page,
                     "to": self.offset + len(self.items) if self.items else None,
                     "total": self.total,
+                    "total_is_estimate": self.total_is_estimate,
                 },
                 "status": 200,
             }
@@ -104,7 +117,16 @@ class LaravelPagination(BasePagination):
                         "path": {"type": "string", "format": "uri"},
                         "per_page": {"type": "integer", "enum": list(PER_PAGE_CHOICES)},
                         "to": nullable_int,
-                        "total": {"type": "integer"},
+                        "total": {
+                            "type": "integer",
+                            "description": "Exact unless total_is_estimate: with search or result, past "
+                            f"{EXACT_COUNT_LIMIT:,} matches PostgreSQL answers its planner's estimate "
+                            "(last_page follows it). links.next is always exact.",
+                        },
+                        "total_is_estimate": {
+                            "type": "boolean",
+                            "description": "Whether total (and last_page) is an estimate; never on the last page.",
+                        },
                     },
                 },
                 "status": {"type": "integer", "example": 200},

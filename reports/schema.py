@@ -121,7 +121,10 @@ REPORTS = extend_schema_view(
         "Unusable values of search_by, result, sort_by, sort, per_page and page fall back to their defaults. "
         "Reports whose analysis is not done yet are listed too, with their `status`; until their first analysis "
         "is done, `result`, `score` and `generated_at` are null and `results` is `{}`. The `result` filter and "
-        "`sort_by=result` use the last analysis that was done.",
+        "`sort_by=result` use the last analysis that was done. "
+        "`meta.total` is exact (kept per project) unless `search` or `result` narrows the list to more than "
+        "1,000 reports: then it is PostgreSQL's estimate and `meta.total_is_estimate` is true; `links.next` is "
+        "exact either way. A page's ids are read from the index of its sort, from the nearer end of the list.",
         parameters=fallback_parameters(ReportFilterSet),
         responses={200: ReportSerializer(many=True), **ERRORS},
     ),

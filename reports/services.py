@@ -9,7 +9,7 @@ with another one, once that transaction has committed.
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F
+from django.db.models import F, QuerySet
 
 from reports import tasks
 from reports.models import Project, Report
@@ -105,9 +105,28 @@ def report_discard(*, report: Report) -> None:
             project.delete()
 
 
-def report_delete(*, report: Report) -> None:
-    """Delete the report; its project stays, even when this was its last report."""
-    report.delete()
+def reports_delete(*, reports: QuerySet[Report]) -> int:
+    """Delete these reports; how many were deleted.
+
+    Their projects' rows are locked first, in id order, as a project delete takes its row
+    before its cascade reaches the reports: the trigger keeping Project.report_count updates
+    those rows, and a delete that held a report's row while waiting for its project's would
+    deadlock with a parallel delete of that project.
+    """
+    with transaction.atomic():
+        project_ids = set(reports.values_list("project_id", flat=True))
+        locked = Project.objects.select_for_update().filter(pk__in=project_ids).order_by("pk")
+        list(locked.values_list("pk", flat=True))
+        deleted, _ = Report.objects.filter(pk__in=list(reports.values_list("pk", flat=True))).delete()
+    return deleted
+
+
+def report_delete(*, report: Report) -> bool:
+    """Delete the report; its project stays, even when this was its last report (see reports_delete).
+
+    False if it was already gone.
+    """
+    return reports_delete(reports=Report.objects.filter(pk=report.pk)) > 0
 
 
 def project_delete(*, project: Project) -> None:

@@ -10,14 +10,14 @@ from collections import defaultdict
 from datetime import datetime
 
 from django.contrib.auth.decorators import login_required
-from django.core.paginator import Page, Paginator
-from django.db.models import Count, F, QuerySet, Window
-from django.db.models.functions import RowNumber
+from django.core.paginator import Page
+from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse_lazy
 from django.views.decorators.http import require_safe
 
+from common.paging import KeptCountPaginator
 from reports import charts
 from reports.filters import ProjectFilterSet, ReportFilterSet
 from reports.models import Project, Report
@@ -37,7 +37,7 @@ SORT_LABELS = {
 }
 
 
-def _page(request: HttpRequest, queryset: QuerySet) -> Page:
+def _page(request: HttpRequest, queryset: QuerySet, kept_total: int | None = None) -> Page:
     """The requested page; an unusable `per_page` or `page` falls back to the default, as in the API."""
     try:
         per_page = int(request.GET.get("per_page", ""))
@@ -45,7 +45,7 @@ def _page(request: HttpRequest, queryset: QuerySet) -> Page:
         per_page = DEFAULT_PER_PAGE
     if per_page not in PER_PAGE_CHOICES:
         per_page = DEFAULT_PER_PAGE
-    return Paginator(queryset, per_page).get_page(request.GET.get("page"))
+    return KeptCountPaginator(queryset, per_page, kept_total=kept_total).get_page(request.GET.get("page"))
 
 
 def _choices(filterset: ReportFilterSet | ProjectFilterSet, name: str) -> list[tuple[str, str]]:
@@ -58,9 +58,10 @@ def _choices(filterset: ReportFilterSet | ProjectFilterSet, name: str) -> list[t
 def report_list(request: HttpRequest) -> HttpResponse:
     reports = Report.objects.owned_by(request.user).select_related("project").defer("results")
     filterset = ReportFilterSet(request.GET, queryset=reports, request=request)
+    page = _page(request, filterset.qs, filterset.kept_total(request.user))
     context = {
         "filter": filterset,
-        "page": _page(request, filterset.qs),
+        "page": page,
         "projects": Project.objects.filter(owner=request.user).order_by("name").values_list("name", flat=True),
         "result_choices": _choices(filterset, "result"),
         "sort_by_choices": _choices(filterset, "sort_by"),
@@ -70,24 +71,41 @@ def report_list(request: HttpRequest) -> HttpResponse:
 
 
 def _score_histories(projects: list[Project]) -> dict[int, list[tuple[datetime, int]]]:
-    """Each project's newest CHART_POINTS analysed (generated_at, score) pairs, oldest first, in one query."""
-    recent = (
-        Report.objects.filter(project__in=projects, score__isnull=False, generated_at__isnull=False)
-        .annotate(recency=Window(RowNumber(), partition_by=F("project_id"), order_by=F("generated_at").desc()))
-        .filter(recency__lte=CHART_POINTS)
-        .order_by("project_id", "generated_at", "id")
-        .values_list("project_id", "generated_at", "score")
+    """Each project's newest CHART_POINTS analysed (generated_at, score) pairs, oldest first, in two queries.
+
+    Each reads CHART_POINTS entries per project from reports_report_project_gen, however many
+    reports a project has: first the oldest generated_at to draw, then the reports from it on.
+    """
+    analysed = Report.objects.filter(score__isnull=False, generated_at__isnull=False)
+    cutoffs = (
+        Project.objects.filter(pk__in=[project.pk for project in projects])
+        .annotate(
+            cutoff=Subquery(
+                analysed.filter(project=OuterRef("pk"))
+                .order_by("-generated_at", "-id")
+                .values("generated_at")[CHART_POINTS - 1 : CHART_POINTS]
+            )
+        )
+        .values_list("pk", "cutoff")
     )
+    # A project with fewer reports has no cutoff: all of them are drawn.
+    wanted = Q()
+    for project_id, cutoff in cutoffs:
+        wanted |= Q(project_id=project_id) & (Q(generated_at__gte=cutoff) if cutoff is not None else Q())
+    if not wanted:
+        return {}
+    recent = analysed.filter(wanted).order_by("project_id", "generated_at", "id")
     histories: dict[int, list[tuple[datetime, int]]] = defaultdict(list)
-    for project_id, generated_at, score in recent:
+    for project_id, generated_at, score in recent.values_list("project_id", "generated_at", "score"):
         histories[project_id].append((generated_at, score))
-    return histories
+    # Reports sharing the cutoff's instant may add a few: keep the newest CHART_POINTS.
+    return {project_id: history[-CHART_POINTS:] for project_id, history in histories.items()}
 
 
 @require_safe
 @signed_in
 def project_list(request: HttpRequest) -> HttpResponse:
-    projects = Project.objects.filter(owner=request.user).annotate(report_count=Count("reports"))
+    projects = Project.objects.filter(owner=request.user)
     filterset = ProjectFilterSet(request.GET, queryset=projects, request=request)
     page = _page(request, filterset.qs)
     histories = _score_histories(list(page))

@@ -9,13 +9,14 @@
   (REPORTS_PAGE_PASSWORD_ATTEMPTS per REPORTS_PAGE_PASSWORD_PERIOD seconds).
 """
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import content_disposition_header
 from django.views.decorators.http import require_http_methods, require_safe
 
+from common.paging import streamed_json
 from reports import presentation
 from reports.forms import ReportPasswordForm
 from reports.models import Report
@@ -106,7 +107,10 @@ def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
     report, _, is_open = _readable(request, report_id)
     if not is_open:
         return redirect(report)  # the page asks for the password, then the link works
-    response = JsonResponse(ReportSerializer(report).data, json_dumps_params={"indent": 2, "ensure_ascii": False})
+    # Streamed as the encoder writes it: a report's results are encoded piece by piece and
+    # never held whole as one string next to the data they come from.
+    chunks = streamed_json(ReportSerializer(report).data, indent=2, ensure_ascii=False)
+    response = StreamingHttpResponse(chunks, content_type="application/json")
     filename = f"report-{report.pk}-{report.project.name}.json"
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
     return _keep_private(response, report)

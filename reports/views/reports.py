@@ -20,6 +20,7 @@ from reports.views.base import ReportsApiView, envelope
 class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     serializer_class = ReportSerializer
     pagination_class = LaravelPagination
+    # For the schema's parameters: filter_queryset() applies the filter set itself.
     filter_backends = [DjangoFilterBackend]
     filterset_class = ReportFilterSet
     lookup_value_regex = r"[0-9]+"
@@ -34,7 +35,13 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     def filter_queryset(self, queryset: QuerySet[Report]) -> QuerySet[Report]:
         # The list's parameters (search, result, sort…) filter the list only: a report is
         # found by its id, and the filter set is a large part of a show's CPU time.
-        return super().filter_queryset(queryset) if self.action == "list" else queryset
+        if self.action != "list":
+            return queryset
+        filterset = ReportFilterSet(self.request.query_params, queryset=queryset, request=self.request)
+        reports = filterset.qs
+        # Read by LaravelPagination: the total without counting, when the filters allow it.
+        self.kept_total = filterset.kept_total(self.request.user)
+        return reports
 
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> Response:
         return Response(envelope(self.get_serializer(self.get_object()).data))

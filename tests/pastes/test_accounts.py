@@ -49,6 +49,7 @@ def test_account_returns_the_user_object_with_defaults(anon_client, user):
         "last_login": None,
         "max_paste_chars": 1_000_000,
         "pastes": [],
+        "pastes_count": 0,
     }
 
 
@@ -139,7 +140,8 @@ def test_account_with_invalid_key_is_401(anon_client, user):
 def test_account_query_count_does_not_grow_with_pastes(anon_client, user, django_assert_max_num_queries):
     PasteFactory.create_batch(20, owner=user)
 
-    with django_assert_max_num_queries(2):
+    # The user, the count of their pastes, and the page.
+    with django_assert_max_num_queries(3):
         response = anon_client.get(URL)
 
     assert len(response.json()["pastes"]) == 20

@@ -58,6 +58,7 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "last_login",
         "max_paste_chars",
         "pastes",
+        "pastes_count",
     }
     assert components["PasteCreate"]["required"] == ["content", "name"]
 

@@ -106,3 +106,34 @@ def test_deleting_a_project_while_reports_are_created_in_it_never_fails(user, te
     assert statuses.count(201) + statuses.count(202) == 4
     assert 200 in statuses
     assert not Report.objects.exclude(project__in=Project.objects.all()).exists()
+
+
+def test_deleting_reports_while_their_project_is_deleted_never_fails(user):
+    # Each report delete updates its project's kept count (a trigger), and a project delete
+    # removes its reports: both must take the project's row first, or they deadlock.
+    _, raw_key = ApiKey.issue(user=user)
+    project = services.project_get_or_create(owner=user, name="shop.example")
+    reports = [
+        Report.objects.create(owner=user, project=project, url=f"https://shop.example/{n}", results={})
+        for n in range(7)
+    ]
+    targets = iter([f"/api/v1/reports/{report.pk}" for report in reports] + ["/api/v1/projects/shop.example"])
+    lock = threading.Lock()
+
+    def delete() -> int:
+        with lock:
+            path = next(targets)
+        client = APIClient()
+        client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw_key}")
+        return client.delete(path).status_code
+
+    for _ in range(3):
+        statuses = run_concurrently(delete, times=8)
+        assert set(statuses) <= {200, 404}, statuses
+        assert not Report.objects.filter(owner=user).exists()
+        project = services.project_get_or_create(owner=user, name="shop.example")
+        reports = [
+            Report.objects.create(owner=user, project=project, url=f"https://shop.example/{n}", results={})
+            for n in range(7)
+        ]
+        targets = iter([f"/api/v1/reports/{report.pk}" for report in reports] + ["/api/v1/projects/shop.example"])

@@ -33,6 +33,7 @@ def test_list_answers_laravel_envelope_with_the_owners_reports(owner_client, use
         "per_page": 10,
         "to": 3,
         "total": 3,
+        "total_is_estimate": False,
     }
     assert body["links"] == {
         "first": "http://testserver/api/v1/reports?page=1",

@@ -24,7 +24,7 @@ def test_public_report_downloads_as_a_json_attachment_with_the_api_record(client
     assert response.status_code == 200
     assert response["Content-Type"] == "application/json"
     assert response["Content-Disposition"] == f'attachment; filename="report-{report.pk}-{report.project.name}.json"'
-    body = json.loads(response.content)
+    body = json.loads(response.getvalue())
     assert body["id"] == report.pk
     assert body["url"] == "https://shop.example/garden"
     assert (body["score"], body["result"], body["results"]) == (62, "decent", SAMPLE_RESULTS)
@@ -38,8 +38,8 @@ def test_download_never_contains_the_password_hash(client, user):
     response = client.get(download_url(report))
 
     assert response.status_code == 200
-    assert json.loads(response.content)["password"] is True
-    assert report.password.encode() not in response.content
+    assert json.loads(response.getvalue())["password"] is True
+    assert report.password.encode() not in response.getvalue()
 
 
 def test_private_report_downloads_for_its_owner_only(client, user, other_user):
@@ -65,7 +65,7 @@ def test_password_report_download_sends_a_visitor_to_the_password_form_first(cli
 
     assertRedirects(locked, f"/reports/{report.pk}", fetch_redirect_response=False)
     assert unlocked.status_code == 200
-    assert json.loads(unlocked.content)["id"] == report.pk
+    assert json.loads(unlocked.getvalue())["id"] == report.pk
 
 
 def test_unknown_report_download_is_not_found(client):

@@ -1,0 +1,82 @@
+"""The HTML report list and the project charts read as the API does (common.paging), and the admin lists."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.db import connection
+from pytest_django.asserts import assertContains
+
+from common import paging
+from reports.models import Report
+from reports.views.lists import CHART_POINTS
+from tests.reports.factories import ProjectFactory, ReportFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_chart_draws_the_newest_analysed_reports_ties_included(client, user):
+    project = ProjectFactory(owner=user)
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    # Three at a time share an instant, so the cutoff falls among equal ones.
+    made = [
+        ReportFactory(owner=user, project=project, score=n % 101, generated_at=start + timedelta(hours=n // 3))
+        for n in range(CHART_POINTS + 8)
+    ]
+    client.force_login(user)
+
+    response = client.get("/reports/projects")
+
+    newest = sorted(made, key=lambda report: (report.generated_at, report.id))[-CHART_POINTS:]
+    chart = response.context["rows"][0][1]
+    assert [(point.generated_at, point.score) for point in chart.points] == [
+        (report.generated_at, report.score) for report in newest
+    ]
+    assert project.reports.count() == CHART_POINTS + 8
+
+
+def test_the_html_list_pages_equal_the_api_pages_past_the_exact_count(client, user, monkeypatch):
+    monkeypatch.setattr(paging, "EXACT_COUNT_LIMIT", 4)
+    project = ProjectFactory(owner=user)
+    made = [ReportFactory(owner=user, project=project, url=f"https://a.example/{n % 5}") for n in range(23)]
+    client.force_login(user)
+
+    listed, page = [], 1
+    while True:
+        response = client.get("/reports/", {"search": "a.example", "sort_by": "url", "page": page})
+        listed += [report.pk for report in response.context["page"]]
+        if not response.context["page"].has_next():
+            break
+        page += 1
+
+    assert listed == [report.pk for report in sorted(made, key=lambda report: (report.url, report.pk), reverse=True)]
+    first = client.get("/reports/", {"search": "a.example"})
+    estimated = connection.vendor == "postgresql"
+    assert first.context["page"].paginator.count_is_estimate is estimated
+    assertContains(first, "About " if estimated else "23 reports")
+
+
+def test_the_admin_lists_page_through_every_report_without_counting_the_table(admin_client, user, monkeypatch):
+    monkeypatch.setattr(paging, "EXACT_COUNT_LIMIT", 150)
+    ReportFactory.create_batch(160, owner=user, project=ProjectFactory(owner=user))
+
+    first = admin_client.get("/admin/reports/report/")
+    second = admin_client.get("/admin/reports/report/", {"p": 2})
+
+    listed = [report.pk for report in first.context["cl"].result_list]
+    listed += [report.pk for report in second.context["cl"].result_list]
+    assert listed == list(Report.objects.order_by("-pk").values_list("pk", flat=True))
+    assert first.context["cl"].show_full_result_count is False
+    if connection.vendor == "sqlite":
+        assertContains(first, "160 reports")
+
+
+def test_a_huge_page_past_an_estimated_count_is_an_empty_list(client, user, monkeypatch):
+    monkeypatch.setattr(paging, "EXACT_COUNT_LIMIT", 2)
+    ReportFactory.create_batch(4, owner=user, url="https://a.example/x")
+    client.force_login(user)
+
+    response = client.get("/reports/", {"search": "a.example", "page": str(10**25)})
+
+    assert response.status_code == 200
+    # SQLite counts exactly, and Django's paginator then shows the last page.
+    assert len(response.context["page"]) == (0 if connection.vendor == "postgresql" else 4)
