@@ -23,6 +23,7 @@ import math
 import os
 import statistics
 import sys
+import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -33,7 +34,7 @@ from bench.harness import PROJECT_DIR, manage, recreate_database, server
 from bench.run import service_env
 
 DEFAULT_SIZES = "pg:1000,pg:1000000,sqlite:1000,sqlite:100000"
-DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/i19_scale"
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_scale"
 PG_P50_LIMIT_MS = 50
 SQLITE_P50_LIMIT_MS = 200
 RATIO_LIMIT = 2.0
@@ -533,13 +534,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_SCALE_PORT", 19100)))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("BENCH_SCALE_PORT", 8811)))
     parser.add_argument(
         "--database-url",
         default=os.environ.get("BENCH_SCALE_DATABASE_URL", DEFAULT_DATABASE_URL),
         help="a PostgreSQL database the benchmark may drop and recreate",
     )
-    parser.add_argument("--sqlite-dir", type=Path, default=Path(os.environ.get("TMPDIR", "/tmp")))
+    parser.add_argument(
+        "--sqlite-dir", type=Path, default=Path(tempfile.gettempdir()), help="where the SQLite files go"
+    )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     parser.add_argument(
         "--explain",
