@@ -3,7 +3,7 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from drf_spectacular.views import SpectacularAPIView
 
 from config import views
 
@@ -20,7 +20,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="api-docs"),
+    path("api/docs/", views.ApiDocs.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("reports.api_urls")),
     path("", include("reports.urls")),
     path(_prefixed(settings.PASTES_PREFIX), include("pastes.urls")),

@@ -11,6 +11,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 from pastes import errors as pastes_errors
 from reports import errors as reports_errors
@@ -96,3 +97,19 @@ def server_error(request: HttpRequest) -> HttpResponse:
     if isinstance(sys.exc_info()[1], OperationalError | InterfaceError):
         return interface_errors(request).unavailable(request, retry_after=RETRY_AFTER_SECONDS)
     return interface_errors(request).error_response(request, 500)
+
+
+class ApiDocs(SpectacularSwaggerSplitView):
+    """The API's documentation page (Swagger UI), for GET and HEAD only.
+
+    DRF answers OPTIONS by describing the view through its renderer, here the HTML template
+    renderer, which has no template for that: a 500 (TemplateDoesNotExist). The page has
+    nothing to describe, so any other method is a 405 in A's shape, as under the rest of /api/.
+    """
+
+    http_method_names = ["get", "head"]
+
+    def http_method_not_allowed(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+        response = reports_errors.error_response(request, 405, "Method Not Allowed.")
+        response["Allow"] = "GET, HEAD"
+        return response

@@ -5,7 +5,6 @@ guess one from the text. It only emits class names (no inline style), so the pag
 keeps the site's CSP; the colours are in static/pastes/highlight.css.
 """
 
-import json
 from functools import lru_cache
 
 from django.utils.safestring import SafeString, mark_safe
@@ -14,6 +13,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
 from pygments.lexers import get_all_lexers, get_lexer_by_name
 from pygments.util import ClassNotFound
+
+from common import parsers
 
 # Guessing runs these languages' analysers over the start of the text. Pygments' own
 # guess_lexer tries all ~600 and often picks an exotic one (Python came out as "Tera Term
@@ -54,9 +55,10 @@ def guess_syntax(content: str) -> str:
     if len(content) > HIGHLIGHT_MAX_CHARS:
         return "text"
     if content.lstrip()[:1] in ("{", "["):
+        # The shared parser: the standard library's recursed into a 100,000-deep paste (its page was a 500).
         try:
-            json.loads(content)
-        except ValueError:
+            parsers.loads(content)
+        except parsers.MalformedJSON:
             pass
         else:
             return "json"

@@ -216,7 +216,9 @@ class PasteEditSerializer(PasteInputSerializer):
 
     default_error_messages = {"id_mismatch": "The id in the body ({given}) must equal the paste id in the path."}
 
-    id = StrictCharField(help_text="Required; must equal the paste id in the path.")
+    # min_length for the schema (minLength, and a pattern that needs a non-blank character):
+    # an empty or blank id is refused ("id must not be empty."), which the schema did not say.
+    id = StrictCharField(min_length=1, help_text="Required; must equal the paste id in the path.")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

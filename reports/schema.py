@@ -1,6 +1,6 @@
 """OpenAPI descriptions of interface A (/api/v1/reports and /api/v1/projects)."""
 
-from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -14,6 +14,7 @@ from rest_framework import serializers
 from reports.filters import ProjectFilterSet, ReportFilterSet, fallback_parameters
 from reports.models import Report
 from reports.serializers import (
+    HTTP_URL_PATTERN,
     PasswordField,
     PrivacyField,
     ProjectSerializer,
@@ -21,6 +22,16 @@ from reports.serializers import (
     ReportSerializer,
     ReportUpdateSerializer,
 )
+
+
+class HttpUrlFieldSchema(OpenApiSerializerFieldExtension):
+    """The url of a new report: the schema names the schemes the API takes (before, any string)."""
+
+    target_class = "reports.serializers.HttpUrlField"
+
+    def map_serializer_field(self, auto_schema: AutoSchema, direction: str) -> dict:
+        schema = auto_schema._map_serializer_field(self.target, direction, bypass_extensions=True)
+        return {**schema, "format": "uri", "pattern": HTTP_URL_PATTERN}
 
 
 class ReportsApiKeyScheme(OpenApiAuthenticationExtension):

@@ -164,8 +164,22 @@ class PasswordField(StringField):
         )
 
 
+class HttpUrlField(StringField):
+    """A page's address: http or https. validate_url checks the rest (URLValidator, no credentials).
+
+    Its schema carries HTTP_URL_PATTERN (reports/schema.py), so that what the schema allows and
+    what the API takes agree on the scheme at least: {"url": "0"} is outside both.
+    """
+
+
+# Blank is what str.strip() removes (the field trims it before validating), spelled out: the
+# schema's regex dialect (ECMA-262) has another \s. Then a scheme, and no blank inside.
+_BLANK = "".join(f"\\u{ord(char):04x}" for char in map(chr, range(0x3001)) if char.isspace())
+HTTP_URL_PATTERN = f"^[{_BLANK}]*[Hh][Tt][Tt][Pp][Ss]?://[^{_BLANK}\\u0000]+[{_BLANK}]*$"
+
+
 class ReportCreateSerializer(serializers.Serializer):
-    url = StringField(
+    url = HttpUrlField(
         min_length=1,  # for the schema: an empty url is answered as a missing one
         max_length=Report.URL_MAX_LENGTH,
         error_messages=_messages(

@@ -5,12 +5,11 @@ page to browsers: the shortener's message page for its own views, the site's err
 for Django's own failures (config.views: unknown URL, bad request, crash, unavailable).
 """
 
-from django.core.exceptions import RequestDataTooBig
-from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
-from django.http.multipartparser import MultiPartParserError
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
-JSON_TYPE = "application/json"
+from shortener.formats import UNREADABLE_BODY, wants_json
+
 UNAVAILABLE = "The service is temporarily unavailable. Please retry."
 STATUS_MESSAGES = {
     400: "Bad request.",
@@ -55,10 +54,7 @@ def _answer(
 
 
 def failure_response(request: HttpRequest, failure: Failure) -> HttpResponse:
-    """How the shortener's views answer a Failure: JSON or its message page, per negotiation.wants_json."""
-    # Imported here: negotiation raises Failure, so it imports this module.
-    from shortener.negotiation import wants_json
-
+    """How the shortener's views answer a Failure: JSON or its message page, per formats.wants_json."""
     return _answer(
         request,
         failure.status,
@@ -75,8 +71,8 @@ def error_response(
 ) -> HttpResponse:
     """An error for Django's own failures, with C's wording for `status` unless `message` is given."""
     message = STATUS_MESSAGES.get(status, "") if message is None else message
-    # Only the query string and Accept: the body may be the very thing that failed to parse.
-    as_json = request.GET.get("_format") == "json" or JSON_TYPE in request.headers.get("Accept", "")
+    # Not a posted form's field: the body may be the very thing that failed to be read.
+    as_json = wants_json(request, read_body=False)
     context = {"status": status, "message": message}
     return _answer(
         request, status, message, as_json=as_json, template="error.html", context=context, retry_after=retry_after
@@ -89,14 +85,12 @@ def too_large(request: HttpRequest) -> HttpResponse:
 
 
 def unavailable(request: HttpRequest, *, retry_after: int | None = None) -> HttpResponse:
-    # The body was readable (the outage is elsewhere), so a form's or JSON body's wish counts too.
-    from shortener.negotiation import wants_json
-
+    # The outage is elsewhere, so a posted form's wish counts too, if the form can be read.
     message = STATUS_MESSAGES[503]
     try:
         as_json = wants_json(request)
-    except (RequestDataTooBig, UnreadablePostError, MultiPartParserError):  # ask the query string and Accept
-        return error_response(request, 503, retry_after=retry_after)
+    except UNREADABLE_BODY:
+        as_json = wants_json(request, read_body=False)
     context = {"status": 503, "message": message}
     return _answer(
         request, 503, message, as_json=as_json, template="error.html", context=context, retry_after=retry_after

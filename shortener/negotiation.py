@@ -1,10 +1,7 @@
-"""JSON or HTML, per request: format choice, request data, the CSRF policy (failures: shortener.errors).
+"""The shortener's operations: allowed methods, request data, the CSRF policy (failures: shortener.errors).
 
-Every shortener operation answers JSON when `_format=json` (or Lstu's older
-`format=json`) is in the query or the form, when the path ends in `.json`, when the
-body is JSON, or when `Accept` prefers `application/json`; else HTML. `GET /stats/<code>`
-turns the last rule round, as Lstu always answers JSON there: JSON unless `Accept`
-prefers `text/html`.
+Whether an answer is JSON or HTML is shortener.formats.wants_json's decision (re-exported
+here for the views): the same one the error pages and the WSGI shortcut make.
 
 CSRF policy: browsers posting HTML forms must send Django's CSRF token. JSON API
 calls (the `_format=json` / JSON-body / Accept-JSON requests above) are exempt
@@ -27,62 +24,25 @@ from django.views.decorators.csrf import csrf_exempt
 
 from common import parsers
 from shortener import messages
-from shortener.errors import JSON_TYPE, Failure, failure_response
-from shortener.tokens import authenticate_token, has_token, presented_token
+from shortener.errors import Failure, failure_response
+from shortener.formats import JSON_DEFAULT_ATTR, JSON_TYPE, SUFFIX_ATTR, has_json_body, wants_json
+from shortener.tokens import authenticate_token, has_token
 
-HTML_TYPE = "text/html"
+__all__ = ["JSON_TYPE", "SUFFIX_ATTR", "endpoint", "is_cross_site", "request_data", "wants_json"]
+
 SAFE_FETCH_SITES = {"same-origin", "none"}
-# `_format` is Lstu's parameter since 0.28; `format` is the one its older clients still send.
-FORMAT_FIELDS = ("_format", "format")
 # Only an installed extension can send these origins, and one with access to this site
 # could read its cookies anyway: no web page can use them to forge a request.
 EXTENSION_ORIGIN_SCHEMES = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
 # Fields a JSON body may give as whole numbers rather than strings.
 NUMERIC_FIELDS = frozenset({"max_visits", "expires_at"})
-# Set on the request by `endpoint` (see below).
-SUFFIX_ATTR = "shortener_format_suffix"
-JSON_DEFAULT_ATTR = "shortener_json_by_default"
 
 type View = Callable[..., HttpResponse]
 
 
-def _has_json_body(request: HttpRequest) -> bool:
-    return request.method == "POST" and request.content_type == JSON_TYPE
-
-
-def _format_field(request: HttpRequest) -> str | None:
-    for name in FORMAT_FIELDS:
-        if name in request.GET:
-            return request.GET[name]
-    if request.method == "POST" and not _has_json_body(request):
-        for name in FORMAT_FIELDS:
-            if name in request.POST:
-                return request.POST[name]
-    return None
-
-
-def wants_json(request: HttpRequest) -> bool:
-    if presented_token(request):
-        return True  # a token client is a program
-    suffix = getattr(request, SUFFIX_ATTR, None)
-    if suffix is not None:
-        return suffix == "json"
-    field = _format_field(request)
-    if field is not None:
-        return field == "json"
-    if _has_json_body(request):
-        return True
-    if getattr(request, JSON_DEFAULT_ATTR, False):
-        return request.get_preferred_type([JSON_TYPE, HTML_TYPE]) != HTML_TYPE
-    return request.get_preferred_type([HTML_TYPE, JSON_TYPE]) == JSON_TYPE
-
-
 def request_data(request: HttpRequest) -> dict[str, str]:
     """The POST fields, from a form or a JSON object, as strings."""
-    if _has_json_body(request):
-        data = _json_object(request)
-    else:
-        data = {key: request.POST.get(key, "") for key in request.POST}
+    data = _json_object(request) if has_json_body(request) else {key: request.POST.get(key, "") for key in request.POST}
     for key, value in data.items():
         # PostgreSQL cannot store NUL, and no login, URL or password needs one.
         if "\x00" in value:

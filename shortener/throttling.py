@@ -2,12 +2,28 @@
 
 from django.http import HttpRequest
 
+from common.ratelimit import RateLimit
 from common.throttling import Throttle
 from shortener import messages
 from shortener.errors import Failure
+from shortener.services import counters
 
 
-class LoginThrottle(Throttle):
+class DurableThrottle(Throttle):
+    """A throttle counted in the database (services/counters.py): it holds while Redis is down or restarted."""
+
+    def hit(self, request: HttpRequest) -> RateLimit | None:
+        key = self.get_key(request)
+        if key is None:
+            return None
+        limit, period = self.get_rate(request)
+        count = counters.hit(f"{self.scope}:{key}", seconds=period)
+        outcome = RateLimit(count.value <= limit, limit, max(0, limit - count.value), count.seconds_left)
+        request.rate_limit = outcome
+        return outcome
+
+
+class LoginThrottle(DurableThrottle):
     """SHORTENER_LOGIN_RATE_LIMIT attempts per SHORTENER_LOGIN_RATE_PERIOD seconds per client address."""
 
     scope = "shortener:login"
@@ -56,7 +72,7 @@ class ImportThrottle(Throttle):
         return str(request.user.pk)
 
 
-class AnonymousBurstThrottle(Throttle):
+class AnonymousBurstThrottle(DurableThrottle):
     """SHORTENER_ANONYMOUS_BURST shortenings per SHORTENER_ANONYMOUS_BURST_SECONDS per address (services.anonymous)."""
 
     scope = "shortener:anonymous-create"

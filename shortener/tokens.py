@@ -10,16 +10,11 @@ from django.http import HttpRequest
 
 from shortener import messages
 from shortener.errors import Failure
+from shortener.formats import TOKEN_PRESENTED_ATTR
 from shortener.models import ApiKey
 from shortener.throttling import TokenThrottle, enforce
 
 TOKEN_ATTR = "shortener_api_key"
-# Set as soon as a token is presented, so that even its refusal is answered in JSON.
-PRESENTED_ATTR = "shortener_token_presented"
-
-
-def presented_token(request: HttpRequest) -> bool:
-    return getattr(request, PRESENTED_ATTR, False)
 
 
 def has_token(request: HttpRequest) -> bool:
@@ -32,7 +27,8 @@ def authenticate_token(request: HttpRequest) -> None:
     header = request.META.get("HTTP_AUTHORIZATION", "").strip()
     if not header:
         return
-    setattr(request, PRESENTED_ATTR, True)
+    # As soon as a token is presented, so that even its refusal is answered in JSON (formats.wants_json).
+    setattr(request, TOKEN_PRESENTED_ATTR, True)
     scheme, _, raw_key = header.partition(" ")
     api_key = ApiKey.authenticate(raw_key.strip()) if scheme.lower() == "bearer" else None
     if api_key is None:

@@ -1,11 +1,16 @@
 """Fixtures shared by every app's tests."""
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.cache import cache
-from rest_framework.test import APIClient
 
-from shortener import fastpath
+# So that a failed check in the error helpers shows both sides, as one in a test module does.
+# Here, before any test module is collected: the foundation tests import them too.
+pytest.register_assert_rewrite("tests.reports.asserts", "tests.pastes.asserts", "tests.shortener.asserts")
+
+from django.contrib.auth import get_user_model  # noqa: E402
+from django.core.cache import cache  # noqa: E402
+from rest_framework.test import APIClient  # noqa: E402
+
+from shortener import fastpath  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

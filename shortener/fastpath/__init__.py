@@ -7,14 +7,14 @@
     links.py    code → link copies per process: preloaded at start(), dropped when a link
                 changes (apps.py signals; LinkCacheVersion, read once a second, for other processes)
     visits.py   visitors seen today, and new visits buffered and written every
-                SHORTENER_VISIT_FLUSH_SECONDS by a thread (and at exit)
+                SHORTENER_VISIT_FLUSH_SECONDS by a thread (and at exit); a visit of a link with
+                max_visits is counted in the database during its request instead (see follow())
 
 The rest of the shortener uses only this module's names (config/wsgi.py: wsgi.py). Domain rules (what counts as a
 visit, the visitor hash, URL validation) stay in shortener/services/.
 """
 
 import datetime
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -22,11 +22,12 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from shortener.fastpath import links, visits
-from shortener.fastpath.links import EXPIRED, USED_UP, CachedLink, forget_cached_link, lifetime_over
+from shortener.fastpath.links import EXPIRED, GONE, USED_UP, CachedLink, forget_cached_link, lifetime_over
 from shortener.services.visits import counts_as_visit, visitor_hash
 
 __all__ = [
     "EXPIRED",
+    "GONE",
     "USED_UP",
     "CachedLink",
     "flush_visits",
@@ -47,9 +48,16 @@ def start() -> None:
 
 
 def resolve(code: str) -> CachedLink | None:
-    """The link behind `code` (deleted ones included), cached in this process after the first lookup."""
+    """The link behind `code` (deleted ones included), cached in this process after the first lookup.
+
+    A link with max_visits is read from the database every time: its counter moves with every
+    visit, in any process, and a copy would let it redirect past its limit.
+    """
     start()
-    return links.cached_link(code)
+    link = links.cached_link(code)
+    if link is not None and link.max_visits is not None:
+        link = links.cached_link(code, fresh=True)
+    return link
 
 
 def record_visit(*, link_id: int, request: HttpRequest) -> bool:
@@ -70,22 +78,22 @@ def record_visit(*, link_id: int, request: HttpRequest) -> bool:
     return visits.write_visits([visit], wait_for_wal=False) == 1
 
 
-# Checking a link's max_visits and counting a visit against it happen together, or parallel
-# requests of this process could all pass the check before any of them counted.
-_limited_visits = threading.Lock()
+def follow(link: CachedLink, request: HttpRequest) -> str | None:
+    """Record the visit of a redirect; None if it may go on, else why not (EXPIRED, USED_UP, GONE).
 
-
-def follow(link: CachedLink, request: HttpRequest) -> bool:
-    """Record the visit of a redirect; False (nothing recorded) if the link's max_visits was reached meanwhile."""
+    A link without max_visits only has its visit recorded (buffered, see record_visit). One with
+    max_visits is counted in the database now, by a conditional UPDATE that only passes while the
+    counter is below the limit: whatever the number of processes and servers, exactly max_visits
+    visitors are let through. (Counting per process let each process pass its own allowance.)
+    """
     if link.max_visits is None:
         record_visit(link_id=link.pk, request=request)
-        return True
-    with _limited_visits:
-        if lifetime_over(link):
-            return False
-        if record_visit(link_id=link.pk, request=request):
-            links.local_links.spend(link)
-    return True
+        return None
+    visit = None
+    if counts_as_visit(request):
+        day = datetime.datetime.now(datetime.UTC).date()
+        visit = (link.pk, visitor_hash(request, day), day)
+    return visits.count_limited_visit(link.pk, visit)
 
 
 def flush_visits() -> int:
@@ -104,7 +112,6 @@ def isolated() -> Iterator[None]:
     def forget_everything() -> None:
         links.cache.clear()
         links.local_links.clear()
-        links.local_links.forget_spent()
         visits.seen.clear()
         visits.buffer.discard()
 

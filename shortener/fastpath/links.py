@@ -40,6 +40,8 @@ VERSION_CHECK_SECONDS = 0.5
 # Why a link that exists no longer redirects (lifetime_over()).
 EXPIRED = "expired"
 USED_UP = "used up"
+# And why a link stops redirecting between its lookup and its visit: deleted meanwhile.
+GONE = "gone"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,9 +101,6 @@ class LocalLinks:
         self._started_pid: int | None = None
         # False: start() starts no thread (fastpath.isolated(), for tests).
         self.background = True
-        # New unique visits this process has passed on to links with max_visits, per (link, counter
-        # read): with that counter, what lets it stop at the limit without a query.
-        self._spent: dict[tuple[int, int], int] = {}
 
     def get(self, code: str) -> CachedLink | None:
         now = time.monotonic()
@@ -113,20 +112,6 @@ class LocalLinks:
     def put(self, code: str, link: CachedLink) -> None:
         expires = time.monotonic() + settings.SHORTENER_CACHE_SECONDS
         bounded_set(self._entries, code, (link, expires), limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
-
-    def spend(self, link: CachedLink) -> None:
-        """Note a new unique visit passed on to a link with max_visits."""
-        # Per counter read: a copy read after the visits were written starts from its own counter,
-        # while copies read again with the same counter (parallel misses) keep what was spent.
-        key = (link.pk, link.counter)
-        bounded_set(self._spent, key, self._spent.get(key, 0) + 1, limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
-
-    def spent(self, link: CachedLink) -> int:
-        return self._spent.get((link.pk, link.counter), 0)
-
-    def forget_spent(self) -> None:
-        """Tests only. Dropping the copies keeps this: a copy read again before the flush has the same counter."""
-        self._spent.clear()
 
     def clear(self) -> None:
         self._generation += 1
@@ -219,28 +204,29 @@ def _fetch(code: str) -> CachedLink | None:
 
 
 def lifetime_over(link: CachedLink) -> str | None:
-    """EXPIRED or USED_UP if the link's lifetime is over, else None; no query.
+    """EXPIRED or USED_UP if the link's lifetime is over, as far as this copy of it tells; no query.
 
-    The counter is the one read with the link, plus the new visits this process has passed
-    on since. Visits passed on by other processes are seen once written (every
-    SHORTENER_VISIT_FLUSH_SECONDS): the flush that reaches a link's limit bumps
-    LinkCacheVersion, so every process reads the link again within VERSION_CHECK_SECONDS.
+    Only a first answer for a link with max_visits: its visits are counted, and its limit held,
+    by the database (visits.count_limited_visit), and resolve() reads such a link afresh.
     """
     if link.expires_at is not None and time.time() >= link.expires_at:
         return EXPIRED
-    if link.max_visits is not None and link.counter + local_links.spent(link) >= link.max_visits:
+    if link.max_visits is not None and link.counter >= link.max_visits:
         return USED_UP
     return None
 
 
-def cached_link(code: str) -> CachedLink | None:
-    """The link behind `code` (deleted ones included), from this process, the shared cache or the database."""
-    found = local_links.get(code)
+def cached_link(code: str, *, fresh: bool = False) -> CachedLink | None:
+    """The link behind `code` (deleted ones included), from this process, the shared cache or the database.
+
+    `fresh`: from the database, and cached again as read.
+    """
+    found = None if fresh else local_links.get(code)
     if found is not None:
         return found
     # With Redis, another process's lookup saves this one the query (without it, a no-op).
     key = _cache_key(code)
-    found = cache.get(key)
+    found = None if fresh else cache.get(key)
     if found is None:
         found = _fetch(code)
         if found is None:

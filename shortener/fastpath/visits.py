@@ -18,9 +18,10 @@ from collections import Counter
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
+from django.utils import timezone
 
 from shortener.fastpath.bounded import bounded_set
-from shortener.fastpath.links import bump_links_version
+from shortener.fastpath.links import EXPIRED, GONE, USED_UP, bump_links_version
 from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit
 from shortener.services.visits import VisitKey
 
@@ -116,6 +117,19 @@ def _write_generic(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]
     if used_up:
         bump_links_version()
     return new
+
+
+def _add_to_days(cursor, link_id: int, day: object) -> None:
+    cursor.execute(
+        f"INSERT INTO {DAILY_TABLE} (link_id, day, visits) VALUES (%s, %s, 1) "
+        f"ON CONFLICT (link_id, day) DO UPDATE SET visits = {DAILY_TABLE}.visits + 1",
+        [link_id, day],
+    )
+    cursor.execute(
+        f"INSERT INTO {SITE_DAILY_TABLE} (day, visits) VALUES (%s, 1) "
+        f"ON CONFLICT (day) DO UPDATE SET visits = {SITE_DAILY_TABLE}.visits + 1",
+        [day],
+    )
 
 
 def _per_link(new: Counter[tuple[int, datetime.date]]) -> Counter[int]:
@@ -255,3 +269,52 @@ class SeenVisits:
 
 
 seen = SeenVisits()
+
+
+def count_limited_visit(link_id: int, visit: VisitKey | None) -> str | None:
+    """Count a visit (None: a bot's or a prefetch, not counted) of a link with max_visits, if still allowed.
+
+    None if the redirect may go on, else why not (links.EXPIRED, USED_UP or GONE). One transaction:
+    the visit's row (the unique constraint: a visitor counts once a day), then the counter, raised
+    only while it is below the limit. Parallel transactions wait for each other's row lock and then
+    see the raised counter, so exactly max_visits visitors get through on any number of processes.
+    A repeat visitor of the day, or a bot, passes without counting while the link is not used up.
+    """
+    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    try:
+        with transaction.atomic(), connection.cursor() as cursor:
+            new = 0
+            if visit is not None:
+                link, visitor, day = visit
+                cursor.execute(
+                    f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    [link, visitor, connection.ops.adapt_datefield_value(day)],
+                )
+                new = cursor.rowcount
+            cursor.execute(
+                f"UPDATE {LINK_TABLE} SET counter = counter + %s WHERE id = %s AND deleted_at IS NULL "
+                "AND (expires_at IS NULL OR expires_at > %s) AND (max_visits IS NULL OR counter < max_visits) "
+                "RETURNING max_visits IS NOT NULL AND counter >= max_visits",
+                [new, link_id, now],
+            )
+            row = cursor.fetchone()
+            if row is not None:
+                if new:
+                    # The charts' per-day counts, in the same transaction, as the batch writer keeps them.
+                    _add_to_days(cursor, link_id, connection.ops.adapt_datefield_value(day))
+                if row[0]:
+                    bump_links_version()  # used up now: other processes drop their copies
+                return None
+            # Refused: the link's row says why, and the visit's row goes (rolled back).
+            cursor.execute(
+                f"SELECT deleted_at IS NOT NULL, expires_at IS NOT NULL AND expires_at <= %s "
+                f"FROM {LINK_TABLE} WHERE id = %s",
+                [now, link_id],
+            )
+            row = cursor.fetchone()
+            transaction.set_rollback(True)
+    except IntegrityError:
+        return GONE  # the link was removed from the database meanwhile
+    if row is None or row[0]:
+        return GONE
+    return EXPIRED if row[1] else USED_UP

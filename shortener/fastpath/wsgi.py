@@ -9,10 +9,11 @@ So a plain `GET /<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) of a live lin
 already in this process's lookup cache is answered here: the host is validated,
 SecurityMiddleware's redirect to HTTPS and its headers apply, the visit goes into the
 buffer, and a 302 (301) goes out without touching the database; with `?_format=json`
-(alone) or an Accept preferring JSON, the JSON resolve goes out instead. Anything
-else — HEAD, other query strings, a code not cached yet (the view looks it up and
-caches it), unknown or deleted codes, codes spelled like a page, counting during the
-request (SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
+(alone) or an Accept preferring JSON (shortener.formats decides, as for the views), the
+JSON resolve goes out instead. Anything else — HEAD, other query strings, a code not cached
+yet (the view looks it up and caches it), unknown or deleted codes, links with max_visits
+(counted in the database during the request), codes spelled like a page, counting during
+the request (SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
 """
 
 import logging
@@ -26,8 +27,8 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.security import SecurityMiddleware
 
 from shortener import fastpath
-from shortener.errors import JSON_TYPE
 from shortener.fastpath.links import local_links
+from shortener.formats import wants_json
 from shortener.responses import redirect_response, success
 from shortener.services.links import CODE_RE, RESERVED_CODES
 
@@ -100,13 +101,12 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     link = local_links.get(code)
     if link is None or link.is_deleted or fastpath.lifetime_over(link):
         return None  # the view answers 404 with the reason
-    # As negotiation.wants_json decides for a GET; a JSON resolve is a lookup, not a visit.
-    if query == JSON_QUERY or (
-        request.META.get("HTTP_ACCEPT") and request.get_preferred_type(["text/html", JSON_TYPE]) == JSON_TYPE
-    ):
+    if link.max_visits is not None:
+        return None  # its visits are counted in the database, during the request (fastpath.follow)
+    # The views' own decision (shortener.formats); a JSON resolve is a lookup, not a visit.
+    if wants_json(request):
         return security.process_response(request, success(url=link.url))
-    if not fastpath.follow(link, request):
-        return None  # used up meanwhile: the view answers 404
+    fastpath.follow(link, request)  # without max_visits: recorded, never refused
     return security.process_response(request, redirect_response(link.url))
 
 

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from shortener.migration_operations import AddIndexConcurrentlyOnPostgres, RemoveIndexConcurrentlyOnPostgres
+from common.migration_ops import AddIndexConcurrently, RemoveIndexConcurrently
 
 # The index Django made for Visit.link; (link, visitor, day)'s unique index serves its lookups.
 VISIT_LINK_INDEX = "shortener_visit_link_id_51f64d29"
@@ -19,7 +19,7 @@ def create_visit_link_index(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
-    # CREATE INDEX CONCURRENTLY cannot run in a transaction (shortener/migration_operations.py).
+    # CREATE INDEX CONCURRENTLY cannot run in a transaction (common/migration_ops.py).
     atomic = False
 
     dependencies = [
@@ -27,7 +27,7 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        AddIndexConcurrentlyOnPostgres(
+        AddIndexConcurrently(
             model_name="shortlink",
             index=models.Index(
                 condition=models.Q(("deleted_at__isnull", True)),
@@ -35,7 +35,7 @@ class Migration(migrations.Migration):
                 name="shortener_link_rank_idx",
             ),
         ),
-        AddIndexConcurrentlyOnPostgres(
+        AddIndexConcurrently(
             model_name="shortlink",
             index=models.Index(
                 condition=models.Q(("deleted_at__isnull", True)),
@@ -43,7 +43,7 @@ class Migration(migrations.Migration):
                 name="shortener_link_owner_rank_idx",
             ),
         ),
-        AddIndexConcurrentlyOnPostgres(
+        AddIndexConcurrently(
             model_name="shortlink",
             index=models.Index(
                 condition=models.Q(("deleted_at__isnull", True)),
@@ -51,13 +51,13 @@ class Migration(migrations.Migration):
                 name="shortener_link_export_idx",
             ),
         ),
-        AddIndexConcurrentlyOnPostgres(
+        AddIndexConcurrently(
             model_name="shortlink",
             index=models.Index(fields=["-created_at", "-id"], name="shortener_link_created_idx"),
         ),
         # Only once their replacements exist, so the lists never lose their index meanwhile.
-        RemoveIndexConcurrentlyOnPostgres(model_name="shortlink", name="shortener_shortlink_owner_idx"),
-        RemoveIndexConcurrentlyOnPostgres(model_name="shortlink", name="shortener_shortlink_top_idx"),
+        RemoveIndexConcurrently(model_name="shortlink", name="shortener_shortlink_owner_idx"),
+        RemoveIndexConcurrently(model_name="shortlink", name="shortener_shortlink_top_idx"),
         migrations.SeparateDatabaseAndState(
             state_operations=[
                 migrations.AlterField(

@@ -7,15 +7,14 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.hashers import check_password, identify_hasher
-from django.core.cache import cache
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
 
-from common import ratelimit
 from common.http import client_ip
 from shortener import messages
 from shortener.errors import Failure
+from shortener.services import counters
 from shortener.tokens import has_token
 
 SESSION_KEY = "shortener_admin_until"
@@ -80,13 +79,13 @@ def admin_login(request: HttpRequest, password: str) -> None:
         raise Failure(messages.ADMIN_UNAVAILABLE, 403)
     key = _strikes_key(request)
     ban = settings.SHORTENER_ADMIN_BAN_SECONDS
-    strikes = ratelimit.increment(key, timeout=ban)
-    cache.touch(key, ban)
+    # In the database (services/counters.py): the ban holds while Redis is down or restarted.
+    strikes = counters.hit(key, seconds=ban, prolong=True).value
     if strikes > settings.SHORTENER_ADMIN_MAX_BAD_PASSWORDS:
         raise Failure(messages.TOO_MANY_BAD_PASSWORDS, 429, retry_after=ban)
     if not password_matches(password):
         raise BadAdminPassword(tries_left=settings.SHORTENER_ADMIN_MAX_BAD_PASSWORDS - strikes)
-    cache.delete(key)
+    counters.clear(key)
     # A new session key, so a session id known before entering admin mode is worthless after.
     request.session.cycle_key()
     request.session[SESSION_KEY] = time.time() + settings.SHORTENER_ADMIN_SESSION_SECONDS

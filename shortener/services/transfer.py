@@ -14,18 +14,19 @@ reported with its line and reason.
 
 import csv
 import io
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
 
+from common import parsers
 from shortener import messages
 from shortener.errors import Failure
 from shortener.models import LinkImport, ShortLink
@@ -146,9 +147,11 @@ def parse_import(data: bytes) -> list[ImportItem]:
 
 
 def _json_items(text: str) -> Iterator[ImportItem]:
+    # The shared parser: the standard library's recursed into a 10,000-deep file (a 500), kept
+    # unpaired surrogates that no database can store, and read 1e400 as infinity.
     try:
-        data = json.loads(text)
-    except ValueError:
+        data = parsers.loads(text)
+    except parsers.MalformedJSON:
         raise Failure(messages.IMPORT_UNREADABLE) from None
     if isinstance(data, dict) and isinstance(data.get("urls"), list):
         data = data["urls"]  # Lstu's admin /stats JSON
@@ -174,12 +177,18 @@ def _json_items(text: str) -> Iterator[ImportItem]:
 
 
 def _text(value: object) -> str:
-    """A JSON field as the text a form would have sent: strings and whole numbers; anything else is absent."""
+    """A JSON field as the text a form would have sent: strings and whole numbers as they are, null as absent.
+
+    Anything else (1.5, true, a list) as its JSON text, which the field's check then refuses:
+    a fraction or a list is not silently a link without a limit.
+    """
+    if value is None:
+        return ""
     if isinstance(value, str):
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return str(value)
-    return ""
+    return orjson.dumps(value).decode()
 
 
 def _csv_items(text: str) -> Iterator[ImportItem]:

@@ -18,7 +18,11 @@ from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
 # An expired or used-up link is kept (with its statistics) but answers 404 with its own message.
-LIFETIME_OVER_MESSAGES = {fastpath.EXPIRED: messages.LINK_EXPIRED, fastpath.USED_UP: messages.LINK_USED_UP}
+LIFETIME_OVER_MESSAGES = {
+    fastpath.EXPIRED: messages.LINK_EXPIRED,
+    fastpath.USED_UP: messages.LINK_USED_UP,
+    fastpath.GONE: messages.LINK_GONE,
+}
 # The code just created, shown once on the main page after the redirect.
 LAST_CREATED_KEY = "shortener_last_created"
 
@@ -101,6 +105,7 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
         raise Failure(message.format(short=short_url(request, code)), 404)
     if wants_json(request):
         return success(url=link.url)
-    if not fastpath.follow(link, request):
-        raise Failure(messages.LINK_USED_UP.format(short=short_url(request, code)), 404)
+    refused = fastpath.follow(link, request)
+    if refused:
+        raise Failure(LIFETIME_OVER_MESSAGES[refused].format(short=short_url(request, code)), 404)
     return redirect_response(link.url)

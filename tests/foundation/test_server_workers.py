@@ -56,10 +56,19 @@ def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(link):
 
         os.kill(victim, signal.SIGKILL)
         killed_at = time.monotonic()
-        eventually(lambda: len(server.worker_pids()) == 2 and victim not in server.worker_pids(), message=server.output)
+        replacements: set[int] = set()
+
+        def replaced() -> bool:
+            # One read of the worker list: two reads could straddle a change and disagree.
+            pids = set(server.worker_pids())
+            replacements.clear()
+            replacements.update(pids - {victim, survivor})
+            return pids == {survivor, *replacements} and len(replacements) == 1
+
+        eventually(replaced, message=server.output)
         # Until the replacement has loaded the app (a worker still loading misses a SIGTERM), with
         # enough answers since the kill to show the service kept answering meanwhile.
-        (replacement,) = set(server.worker_pids()) - {survivor}
+        (replacement,) = replacements
         eventually(lambda: server.worker_has_loaded_the_app(replacement), timeout=60, message=server.output)
         eventually(lambda: sum(at > killed_at + 0.5 for at, _ in results) >= 200, message=server.output)
         stop.set()

@@ -10,9 +10,6 @@ from reports.analysis import fetch, netguard
 from tests.reports.required import skip_or_fail
 from tests.reports.testsite import TestSite, make_certificates
 
-# So that a failed check in the helpers shows both sides, as one in a test module does.
-pytest.register_assert_rewrite("tests.reports.asserts")
-
 real_forbidden_reason = netguard.forbidden_reason
 
 

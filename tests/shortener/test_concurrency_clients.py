@@ -1,6 +1,7 @@
 """Parallel token requests, anonymous bursts and imports on PostgreSQL: limits and ownership hold."""
 
 import json
+import threading
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -73,3 +74,17 @@ def test_parallel_visitors_of_a_limited_link_get_exactly_max_visits_redirects():
     assert sorted(results) == [302] * 3 + [404] * (THREADS - 3)
     flush_visits()
     assert ShortLink.objects.get(code="three").counter == 3
+
+
+def test_parallel_visitors_of_one_visit_links_get_exactly_one_redirect_each():
+    for n in range(5):
+        ShortLinkFactory(code=f"once{n}", max_visits=1)
+
+        def visit(code: str = f"once{n}") -> int:
+            # Distinct visitors: the same address, each thread another User-Agent.
+            return Client().get(f"/s/{code}", HTTP_USER_AGENT=f"Firefox/{threading.get_ident()}").status_code
+
+        results = run_concurrently(visit, times=8)
+
+        assert sorted(results) == [302] + [404] * 7
+        assert ShortLink.objects.get(code=f"once{n}").counter == 1  # counted without a flush

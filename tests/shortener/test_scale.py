@@ -371,3 +371,20 @@ def test_admin_changelist_counts_exactly_below_the_bound(admin_client, user):
 def test_admin_changelist_is_for_staff_only(client, alice_client):
     assert client.get("/admin/shortener/shortlink/").status_code == status.HTTP_302_FOUND
     assert alice_client.get("/admin/shortener/shortlink/").status_code == status.HTTP_302_FOUND
+
+
+def test_visits_of_a_limited_link_count_in_its_chart_as_they_happen(client, user):
+    link = ShortLinkFactory(owner=user, max_visits=3)
+    today = timezone.now().date()
+
+    statuses = [
+        client.get(f"/s/{link.code}", HTTP_USER_AGENT=agent).status_code
+        for agent in ("Firefox/1", "Firefox/2", "Firefox/2", "Firefox/3", "Firefox/4")
+    ]
+
+    # No flush: a limited link's visit is counted in the request, its chart in the same transaction.
+    assert statuses == [302, 302, 302, 302, 404]
+    link.refresh_from_db()
+    assert link.counter == 3
+    assert daily_table(link.pk) == raw_per_day(link.pk) == {today: 3}
+    assert link_chart(link.pk).total == site_chart().total == 3

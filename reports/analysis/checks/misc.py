@@ -1,7 +1,6 @@
 """Miscellaneous checks: metadata for sharing, content quality, leftovers of old HTML."""
 
-import json
-
+from common import parsers
 from reports.analysis.checks.base import LOW, MEDIUM, Category, Outcome, capped, directives, limit
 from reports.analysis.context import Context, Probe
 from reports.analysis.html import url_host
@@ -44,9 +43,11 @@ def structured_data(context: Context) -> Outcome:
     twitter = {key: values[0] for key, values in meta.items() if key.startswith("twitter:")}
     types, invalid = [], 0
     for block in context.page.json_ld:
+        # The shared parser: the standard library's recursed into a 100,000-deep block (the analysis
+        # failed with an unexpected error); too deep a block is invalid JSON-LD like any other.
         try:
-            data = json.loads(block)
-        except ValueError:
+            data = parsers.loads(block)
+        except parsers.MalformedJSON:
             invalid += 1
             continue
         items = data if isinstance(data, list) else data.get("@graph", [data]) if isinstance(data, dict) else []

@@ -222,3 +222,13 @@ def test_iframes_fail_listing_iframes_without_a_title():
     outcome = misc.iframes(make_context(page("", body)))
 
     assert outcome.errors == {"missing_title": ["https://maps.example/embed"]}
+
+
+def test_structured_data_counts_a_100000_deep_json_ld_block_as_invalid():
+    # The standard library's parser recursed into it: the whole analysis failed with an unexpected error.
+    deep = "[" * 100_000 + "]" * 100_000
+    head = f'<script type="application/ld+json">{deep}</script>'
+
+    outcome = misc.structured_data(make_context(page(head)))
+
+    assert outcome.errors == {"bad_format": {"invalid_json_ld_blocks": 1}}
