@@ -99,6 +99,7 @@ def server(
     env: dict[str, str],
     ready_path: str = "/",
     interface: str = "wsgi",
+    ready_timeout: float = 30,
 ):
     """Run `target` (module:application) under granian, as make run does, until the block ends.
 
@@ -127,7 +128,7 @@ def server(
     ]
     process = subprocess.Popen(command, cwd=PROJECT_DIR, env=env)
     try:
-        wait_until_up(f"http://127.0.0.1:{port}{ready_path}", process)
+        wait_until_up(f"http://127.0.0.1:{port}{ready_path}", process, timeout=ready_timeout)
         yield f"http://127.0.0.1:{port}"
     finally:
         stop(process, grace=10)
