@@ -1,6 +1,7 @@
 """config.front without a server: what it hands the ASGI server for plain and streamed responses."""
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 from django.http import HttpResponse, StreamingHttpResponse
 
@@ -28,7 +29,9 @@ def call(path: str) -> list[dict]:
 
     front = BufferedBodyFront(application, threads=2)
     scope = {"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""}
-    asyncio.run(front(scope, receive, send))
+    # On a thread of its own: the browser tests' Playwright keeps an event loop running on this one.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, front(scope, receive, send)).result()
     return sent
 
 
