@@ -12,7 +12,8 @@ import sys
 import tempfile
 import threading
 import time
-from contextlib import closing, suppress
+from collections.abc import Iterator
+from contextlib import closing, contextmanager, suppress
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -182,6 +183,22 @@ class Server:
                 self.process.kill()
                 self.process.wait()
         self.log.close()
+
+
+@contextmanager
+def two_servers(env: dict[str, str], *, workers: int) -> Iterator[tuple[Server, Server]]:
+    """Two servers of the same service, as on two machines behind a load balancer; both stopped at the end."""
+    first = Server(env, workers=workers)
+    try:
+        second = Server(env, workers=workers)
+    except BaseException:
+        first.stop()
+        raise
+    try:
+        yield first, second
+    finally:
+        first.stop()
+        second.stop()
 
 
 class RedisServer:

@@ -17,7 +17,7 @@ from reports.models import Report
 from shortener.models import ShortLink
 from tests.polling import eventually
 from tests.reports.testsite import TestSite
-from tests.servers import BASE_DIR, RedisServer, Server, served_database_url, server_env
+from tests.servers import BASE_DIR, RedisServer, Server, served_database_url, server_env, two_servers
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -50,15 +50,8 @@ def servers(django_db_setup, django_db_blocker, redis_server):
         REPORTS_ANALYSIS_WAIT="0",
         REPORTS_ALLOW_PRIVATE_NETWORKS="1",
     )
-    first = Server(env, workers=1)
-    try:
-        second = Server(env, workers=1)
-    except BaseException:
-        first.stop()
-        raise
-    yield first, second
-    first.stop()
-    second.stop()
+    with two_servers(env, workers=1) as both:
+        yield both
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,7 @@ from django.db import connection
 from django.utils import timezone
 
 from shortener.models import ShortLink
-from tests.servers import Server, served_database_url, server_env
+from tests.servers import served_database_url, server_env, two_servers
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -27,15 +27,8 @@ PARALLEL = 8
 @pytest.fixture(scope="module")
 def servers(django_db_setup, django_db_blocker):
     env = server_env(served_database_url(connection), SHORTENER_VISIT_FLUSH_SECONDS="0.5")
-    first = Server(env, workers=2)
-    try:
-        second = Server(env, workers=2)
-    except BaseException:
-        first.stop()
-        raise
-    yield first, second
-    first.stop()
-    second.stop()
+    with two_servers(env, workers=2) as both:
+        yield both
 
 
 def follow(url: str, user_agent: str) -> int:
