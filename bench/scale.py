@@ -331,12 +331,27 @@ def measure(
 
 def database_url(backend: str, size: int, args: argparse.Namespace) -> str:
     if backend == "pg":
-        return args.database_url
+        # A kept database is one per size, so that measuring another size leaves it alone.
+        return f"{args.database_url}_{size}" if args.reuse else args.database_url
     return f"sqlite:///{args.sqlite_dir / f'i19_scale_{size}.sqlite3'}"
+
+
+def seed_record(url: str, size: int) -> Path:
+    """Where --reuse finds what the seed of `url` at `size` returned (its keys, sessions and ids)."""
+    name = url.rpartition("/")[2].replace(".", "_")
+    return Path(tempfile.gettempdir()) / f"bench_scale_{name}_{size}.json"
 
 
 def prepare(backend: str, size: int, env: dict[str, str], args: argparse.Namespace) -> dict:
     url = env["DATABASE_URL"]
+    record = seed_record(url, size)
+    if args.reuse and record.exists():
+        # Seeding 10⁶ rows with 10⁷ visits takes many minutes; a kept database only migrates,
+        # as an instance with data upgrades.
+        print(f"  reusing the database seeded before ({record})", flush=True)
+        manage(env, "migrate", "--noinput", "-v0")
+        return json.loads(record.read_text())
+    record.unlink(missing_ok=True)
     if backend == "pg":
         recreate_database(url)
     else:
@@ -365,6 +380,7 @@ def prepare(backend: str, size: int, env: dict[str, str], args: argparse.Namespa
         manage(env, "shell", "-c", "from bench.scale_seed import row_counts; row_counts()").strip().splitlines()[-1]
     )
     print(f"  rows: {data['rows']}", flush=True)
+    record.write_text(json.dumps(data))
     return data
 
 
@@ -543,6 +559,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--sqlite-dir", type=Path, default=Path(tempfile.gettempdir()), help="where the SQLite files go"
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep a database seeded by an earlier run at the same size (migrated, not reseeded)",
     )
     parser.add_argument("--json", type=Path, help="also write the rows to this file")
     parser.add_argument(

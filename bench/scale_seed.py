@@ -200,7 +200,8 @@ def seed(size: int) -> None:
                 "url": url,
                 "url_digest": sql.sha256_hex(url),
                 "owner": owner_of,
-                "counter": f"((s.k * 7919) %% {MAX_VISITS_PER_LINK}) + 1",
+                # k mod M first: k * 7919 overflows PostgreSQL's integer past 271,000 links.
+                "counter": f"(((s.k %% {MAX_VISITS_PER_LINK}) * 7919) %% {MAX_VISITS_PER_LINK}) + 1",
                 "created_at": sql.minutes_ago(f"{size} - s.k"),
                 "expires_at": f"CASE WHEN s.k %% 3 = 0 THEN {sql.days_from_now('30')} END",
                 "max_visits": "CASE WHEN s.k %% 5 = 0 THEN 1000000 END",
