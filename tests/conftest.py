@@ -52,6 +52,16 @@ def _fastpath_isolated():
         yield
 
 
+@pytest.fixture(scope="module")
+def redis_server():
+    """A redis-server of the module's own (tests/servers.py), for tests that stop and start it."""
+    from tests.servers import RedisServer
+
+    server = RedisServer()
+    yield server
+    server.stop()
+
+
 @pytest.fixture
 def user(db):
     return get_user_model().objects.create_user(username="alice", password="alice-password")

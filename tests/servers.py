@@ -229,6 +229,14 @@ class RedisServer:
             self.process.wait(timeout=10)
 
 
+def served_password(password: str) -> str:
+    """`password` hashed as the served process hashes (the tests' MD5 hasher is unknown to it),
+    with few iterations so that each login costs the loaded test machine little."""
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    return PBKDF2PasswordHasher().encode(password, "servedsalt", iterations=1000)
+
+
 def served_database_url(connection) -> str:
     """The URL of the test database, for servers in other processes (PostgreSQL only)."""
     params = connection.settings_dict

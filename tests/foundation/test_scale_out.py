@@ -10,14 +10,13 @@ import httpx
 import pytest
 import redis
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 
 from reports.models import ApiKey as ReportsApiKey
 from reports.models import Report
 from shortener.models import ShortLink
 from tests.polling import eventually
 from tests.reports.testsite import TestSite
-from tests.servers import BASE_DIR, RedisServer, Server, served_database_url, server_env, two_servers
+from tests.servers import BASE_DIR, Server, served_database_url, served_password, server_env, two_servers
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -26,13 +25,6 @@ ADMIN_PASSWORD = "scale-out-admin-password"
 LOGIN_LIMIT = 5
 MAX_BAD_PASSWORDS = 3
 JSON = {"_format": "json"}
-
-
-@pytest.fixture(scope="module")
-def redis_server():
-    server = RedisServer()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -87,10 +79,7 @@ def _fresh_redis(redis_server):
 
 @pytest.fixture
 def alice(db):
-    # Hashed as the servers hash (the tests' MD5 hasher is unknown to them), with few iterations
-    # so that each login costs the loaded test machine little.
-    password = PBKDF2PasswordHasher().encode("alice-password", "scaleoutsalt", iterations=1000)
-    return get_user_model().objects.create(username="alice", password=password)
+    return get_user_model().objects.create(username="alice", password=served_password("alice-password"))
 
 
 @pytest.fixture

@@ -9,11 +9,10 @@ and a restart lifted every ban. PostgreSQL only (several processes on one databa
 import httpx
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.hashers import PBKDF2PasswordHasher
 from django.db import connection
 
 from shortener.models import ShortLink
-from tests.servers import RedisServer, Server, served_database_url, server_env
+from tests.servers import RedisServer, Server, served_database_url, served_password, server_env
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -22,13 +21,6 @@ LOGIN_LIMIT = 3
 MAX_BAD_PASSWORDS = 3
 BURST = 2
 JSON = {"_format": "json"}
-
-
-@pytest.fixture(scope="module")
-def redis_server():
-    server = RedisServer()
-    yield server
-    server.stop()
 
 
 @pytest.fixture(scope="module")
@@ -60,9 +52,7 @@ def redis_up(redis_server):
 
 @pytest.fixture
 def alice(db):
-    # Hashed as the server hashes (the tests' MD5 hasher is unknown to it), cheaply.
-    password = PBKDF2PasswordHasher().encode("alice-password", "limitssalt", iterations=1000)
-    return get_user_model().objects.create(username="alice", password=password)
+    return get_user_model().objects.create(username="alice", password=served_password("alice-password"))
 
 
 def attempts(client: httpx.Client, url: str, data: dict, times: int) -> list[int]:
