@@ -44,6 +44,7 @@ class SQLiteCursorWrapper(base.SQLiteCursorWrapper):
             return run(query, params)
         deadline = None
         while True:
+            tried = time.monotonic()
             try:
                 return run(query, params)
             except sqlite3.OperationalError as exc:
@@ -51,11 +52,12 @@ class SQLiteCursorWrapper(base.SQLiteCursorWrapper):
                     raise
                 now = time.monotonic()
                 if deadline is None:
-                    deadline = now + self.patience
-                elif now >= deadline:
-                    raise
-                if hasattr(params, "__next__"):
-                    raise  # a generator of parameters cannot be replayed
+                    deadline = tried + self.patience
+                if now >= deadline or hasattr(params, "__next__"):
+                    raise  # waited long enough, or a generator of parameters cannot be replayed
+                if now - tried < 0.001:
+                    # Refused without waiting (SQLite skips its handler in a few cases): do not spin.
+                    time.sleep(0.001)
 
 
 class DatabaseWrapper(base.DatabaseWrapper):
