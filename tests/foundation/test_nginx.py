@@ -95,7 +95,7 @@ class Nginx:
                 return httpx.get(f"{self.url}/healthz", timeout=2).status_code == 200
             return False
 
-        eventually(answers, timeout=20, message=lambda: f"nginx did not answer:\n{self.log()}")
+        eventually(answers, timeout=60, message=lambda: f"nginx did not answer:\n{self.log()}")
 
     def log(self) -> str:
         path = self.directory / "error.log"
@@ -123,7 +123,8 @@ def proxied(tmp_path_factory):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(max(soft, 4096), hard), hard))
     # granian's WSGI interface with 2 workers x 2 threads: 4 slow bodies would hold all of it unprotected.
-    app = Server(env, workers=2, threads=2, interface="wsgi")
+    # A generous start-up deadline: in the whole suite on a busy machine, 30 s was once too short.
+    app = Server(env, workers=2, threads=2, interface="wsgi", ready_timeout=120)
     nginx = None
     try:
         nginx = Nginx(app.port)
