@@ -99,6 +99,8 @@ def env_database(name: str, default: str) -> dict:
     except ValueError as exc:
         raise ImproperlyConfigured(f"{name} is not a valid database URL: {exc}.") from None
     if config["ENGINE"] == "django.db.backends.sqlite3":
+        # Django's backend, waiting for the write lock in short turns (common/sqlite_backend).
+        config["ENGINE"] = "common.sqlite_backend"
         # WAL lets readers run beside a writer; IMMEDIATE takes the write lock at
         # BEGIN so that two writers queue instead of failing mid-transaction.
         config["OPTIONS"] = {

@@ -77,7 +77,15 @@ class Server:
 
     static_collected = False
 
-    def __init__(self, env: dict[str, str], *, workers: int = 2, threads: int = 2, interface: str = "asgi") -> None:
+    def __init__(
+        self,
+        env: dict[str, str],
+        *,
+        workers: int = 2,
+        threads: int = 2,
+        interface: str = "asgi",
+        ready_timeout: float = 30,
+    ) -> None:
         if not Server.static_collected:
             # As `make run`: pages name their static files through collectstatic's manifest
             # (compressing them all takes most of a minute, so only when ours changed).
@@ -107,7 +115,7 @@ class Server:
             stderr=subprocess.STDOUT,
         )
         try:
-            self.wait_until_up(workers)
+            self.wait_until_up(workers, timeout=ready_timeout)
         except BaseException:
             self.stop()  # a server that did not start must not outlive the test
             raise
