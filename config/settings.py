@@ -333,6 +333,9 @@ PASTES_DEFAULT_MAX_CHARS = env_int("PASTES_DEFAULT_MAX_CHARS", 1_000_000, minimu
 PASTES_WRITE_RATE_LIMIT = env_int("PASTES_WRITE_RATE_LIMIT", 60, minimum=1)
 PASTES_READ_RATE_LIMIT = env_int("PASTES_READ_RATE_LIMIT", 300, minimum=1)
 PASTES_RATE_PERIOD = env_int("PASTES_RATE_PERIOD", 60, minimum=1)  # seconds, for both limits above
+# Wrong passwords for one paste from one address (pastes.throttling.PastePasswordThrottle).
+PASTES_PASSWORD_RATE_LIMIT = env_int("PASTES_PASSWORD_RATE_LIMIT", 10, minimum=1)
+PASTES_PASSWORD_RATE_PERIOD = env_int("PASTES_PASSWORD_RATE_PERIOD", 600, minimum=1)
 # Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
 # even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)
