@@ -64,4 +64,6 @@ class PastePasswordThrottle(DurableThrottle):
 
     def release(self, request: HttpRequest) -> None:
         key = f"{self.scope}:{self.get_key(request)}"
-        LimitCounter.objects.filter(key=key, count__gt=0).update(count=F("count") - 1)
+        # A count never reaches 0 (a constraint): the last attempt given back removes the row.
+        LimitCounter.objects.filter(key=key, count=1).delete()
+        LimitCounter.objects.filter(key=key, count__gt=1).update(count=F("count") - 1)
