@@ -69,7 +69,7 @@ UNLOCKED_MAX = 100  # pastes remembered per session, the latest kept
 
 def _unlock_token(paste: Paste) -> str:
     # Bound to the password's hash, so that a new password locks the paste again for everyone.
-    return salted_hmac("pastes.pages.unlock", paste.password).hexdigest()
+    return salted_hmac("pastes.pages.unlock", paste.password, algorithm="sha256").hexdigest()
 
 
 def _is_unlocked(request: HttpRequest, paste: Paste) -> bool:
