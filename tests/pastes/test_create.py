@@ -179,7 +179,8 @@ def test_create_rejects_unknown_field_names(owner_client):
     assert_pastes_error(
         response,
         400,
-        "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, encrypted, password.",
+        "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
+        "encrypted, password.",
     )
 
 

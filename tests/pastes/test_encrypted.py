@@ -103,7 +103,7 @@ def test_an_envelope_without_the_flag_is_an_ordinary_paste(owner_client):
 
 
 def test_the_owner_edits_the_envelope_and_others_may_not(owner_client, other_client, user):
-    old, key = encrypt(TEXT)
+    old, _ = encrypt(TEXT)
     paste = PasteFactory(owner=user, content=old, encrypted=True)
     new, _ = encrypt("new text")
     edit = {"id": paste.id, "content": new}
