@@ -98,10 +98,17 @@
     var status = document.getElementById("e2e-status");
     var envelope = parseEnvelope(JSON.parse(holder.textContent));
     var rawKey = keyFromLink();
+    var plain = document.getElementById("e2e-plain");
+    var download = document.querySelector("[data-e2e-download]");
     function fail(message) {
       status.textContent = message;
       status.setAttribute("role", "alert");
       status.classList.add("error");
+      plain.textContent = "";
+      plain.parentElement.hidden = true;
+      if (download) {
+        download.hidden = true;
+      }
     }
     if (!available()) {
       return fail(NO_CRYPTO);
@@ -112,13 +119,12 @@
     keepKeyOnLinks(rawKey);
     decrypt(envelope, rawKey).then(
       function (text) {
-        var plain = document.getElementById("e2e-plain");
         plain.textContent = text;
-        plain.hidden = false;
         plain.parentElement.hidden = false;
         document.getElementById("paste-content").value = text;
         status.textContent = "Decrypted in your browser with the key in the link; the server never had it.";
-        var download = document.querySelector("[data-e2e-download]");
+        status.setAttribute("role", "status");
+        status.classList.remove("error");
         if (download) {
           download.href = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
           download.hidden = false;
@@ -180,6 +186,10 @@
   var holder = document.getElementById("paste-envelope");
   if (holder) {
     showPaste(holder);
+    // A key pasted into the address bar afterwards changes only the fragment: no reload, so try again.
+    window.addEventListener("hashchange", function () {
+      showPaste(holder);
+    });
   }
   document.querySelectorAll("[data-e2e-form]").forEach(setUpForm);
 })();
