@@ -5,6 +5,8 @@ browser: every request the browser makes is recorded and searched for it. What t
 decrypts with the README's Python snippet, and what that snippet makes decrypts in the browser.
 """
 
+from pathlib import Path
+
 import pytest
 
 from pastes.models import Paste
@@ -91,7 +93,7 @@ def test_the_page_decrypts_what_python_encrypted_and_says_so_when_the_key_is_mis
     with page.expect_download() as download:
         page.get_by_role("link", name="Download").click()
     assert download.value.suggested_filename == "from-a-script.txt"
-    assert open(download.value.path(), encoding="utf-8").read() == TEXT
+    assert Path(download.value.path()).read_text(encoding="utf-8") == TEXT
     assert overflow(page) == 0
 
     page.goto(url)  # no key
