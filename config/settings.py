@@ -238,6 +238,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI puts each operation's link inside its expand button, a link in a button
+    # that screen readers cannot reach (axe-core's nested-interactive, tests/foundation/test_axe_browser.py).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # PATCH bodies as declared: PATCH /pastes/edit/{id} requires `id` (no "Patched…" copy with nothing required).
     "COMPONENT_SPLIT_PATCH": False,
     "POSTPROCESSING_HOOKS": [
