@@ -35,7 +35,7 @@ def collect_csp_errors(page) -> list[str]:
 
 
 # Words of letters (not URLs, ids or hashes, which may break anywhere) that a line break cuts in two.
-_MID_WORD_WRAPS = """() => {
+_MID_WORD_WRAPS = r"""() => {
   const broken = [];
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   while (walker.nextNode()) {
