@@ -41,9 +41,10 @@ _MID_WORD_WRAPS = r"""() => {
   while (walker.nextNode()) {
     const node = walker.currentNode;
     const element = node.parentElement;
-    if (!element || element.closest("script, style, pre, code, textarea, select, datalist, option, .visually-hidden, [hidden]")) continue;
+    const skipped = "script, style, pre, code, textarea, select, datalist, option, .visually-hidden, [hidden]";
+    if (!element || element.closest(skipped)) continue;
     // Whole words only: a letter run inside a longer token (a URL, an id) may rightly break.
-    const words = /(^|\s)[("'“‘]*([A-Za-z]{2,24})[)"'”’.,:;!?]*(?=\s|$)/g;
+    const words = /(^|\s)[("'\u201c\u2018]*([A-Za-z]{2,24})[)"'\u201d\u2019.,:;!?]*(?=\s|$)/g;
     let match;
     while ((match = words.exec(node.data))) {
       const start = match.index + match[0].indexOf(match[2]);
