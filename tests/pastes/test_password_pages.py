@@ -151,3 +151,17 @@ def test_the_form_refuses_plain_text_marked_encrypted(user):
 
 def test_csrf_token_helper_still_works(user):
     assert csrf(signed_in(user), "/pastes/new")
+
+
+def test_a_preview_bot_with_the_right_password_burns_nothing_and_is_told_why(user):
+    from tests.pastes.test_robots import ROBOTS
+
+    paste = protected(user, burn_after_read=True)
+    client = Client(HTTP_USER_AGENT=ROBOTS["Slackbot"], enforce_csrf_checks=True)
+
+    response = post(client, f"/pastes/{paste.id}", {"password": "open sesame"})
+
+    assert response.status_code == 403
+    assert "Not revealed: this request comes from a known link-preview agent" in response.content.decode()
+    assert "the treasure" not in response.content.decode()
+    assert Paste.objects.filter(pk=paste.pk).exists()
