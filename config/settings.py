@@ -238,6 +238,9 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # No deep links: Swagger UI puts each operation's link inside its expand button, a link in a button
+    # that screen readers cannot reach (axe-core's nested-interactive, tests/foundation/test_axe_browser.py).
+    "SWAGGER_UI_SETTINGS": {"deepLinking": False},
     # PATCH bodies as declared: PATCH /pastes/edit/{id} requires `id` (no "Patched…" copy with nothing required).
     "COMPONENT_SPLIT_PATCH": False,
     "POSTPROCESSING_HOOKS": [
@@ -333,6 +336,9 @@ PASTES_DEFAULT_MAX_CHARS = env_int("PASTES_DEFAULT_MAX_CHARS", 1_000_000, minimu
 PASTES_WRITE_RATE_LIMIT = env_int("PASTES_WRITE_RATE_LIMIT", 60, minimum=1)
 PASTES_READ_RATE_LIMIT = env_int("PASTES_READ_RATE_LIMIT", 300, minimum=1)
 PASTES_RATE_PERIOD = env_int("PASTES_RATE_PERIOD", 60, minimum=1)  # seconds, for both limits above
+# Wrong passwords for one paste from one address (pastes.throttling.PastePasswordThrottle).
+PASTES_PASSWORD_RATE_LIMIT = env_int("PASTES_PASSWORD_RATE_LIMIT", 10, minimum=1)
+PASTES_PASSWORD_RATE_PERIOD = env_int("PASTES_PASSWORD_RATE_PERIOD", 600, minimum=1)
 # Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
 # even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)

@@ -38,11 +38,18 @@ class PasteAdmin(LargeTableAdmin):
         "expiration",
         "expires_at",
         "burn_after_read",
+        "encrypted",
+        "has_password",
         "views",
         "created_at",
         "updated_at",
     )
-    readonly_fields = ("id", "expires_at", "views", "created_at", "updated_at")
+    # Encryption and the password are the owner's: the admin sees them, and changes them through the owner.
+    readonly_fields = ("id", "expires_at", "encrypted", "has_password", "views", "created_at", "updated_at")
+
+    @admin.display(boolean=True, description="password")
+    def has_password(self, paste: Paste) -> bool:
+        return paste.password_protected
 
     def save_model(self, request: HttpRequest, obj: Paste, form: ModelForm, change: bool) -> None:
         # As in the API, the deadline follows the label and runs from when it was set.

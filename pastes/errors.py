@@ -63,6 +63,33 @@ class NotOwner(PastesError):
     message = "Only the owner of this paste may change or delete it."
 
 
+class NotAnEnvelope(PastesError):
+    def __init__(self) -> None:
+        from pastes.encryption import ENVELOPE_MESSAGE
+
+        super().__init__(ENVELOPE_MESSAGE)
+
+
+class PasswordRequired(PastesError):
+    status = 401
+    message = "This paste is protected by a password: send it in the X-Paste-Password header."
+
+
+class WrongPassword(PastesError):
+    status = 403
+    message = "Wrong password for this paste."
+
+
+class TooManyPasswordAttempts(PastesError):
+    status = 429
+
+    def __init__(self, *, retry_after: int) -> None:
+        self.retry_after = retry_after
+        super().__init__(
+            f"Too many wrong passwords for this paste from your address: try again in {retry_after} seconds."
+        )
+
+
 UNAVAILABLE = "The service is temporarily unavailable."
 # What Django's own failures (config.views) say in B's shape.
 STATUS_MESSAGES = {
@@ -117,7 +144,9 @@ def paste_exception_handler(exc: Exception, context: dict) -> Response | None:
         exc = PayloadTooLarge()
     if isinstance(exc, PastesError):
         set_rollback()
-        return Response(error_body(exc.status, exc.message), status=exc.status)
+        retry_after = getattr(exc, "retry_after", None)
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return Response(error_body(exc.status, exc.message), status=exc.status, headers=headers)
     if not isinstance(exc, exceptions.APIException):
         return None  # a bug: config.views.server_error still answers in B's shape
 

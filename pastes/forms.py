@@ -12,7 +12,7 @@ from django import forms
 from pygments.lexers import get_all_lexers
 
 from pastes.models import NAME_MAX_LENGTH, Paste
-from pastes.serializers import EXPIRATION_LABELS, EXPOSURE_VALUES
+from pastes.serializers import EXPIRATION_LABELS, EXPOSURE_VALUES, PASSWORD_MAX_LENGTH
 
 KEEP = ""  # the edit form's "keep as it is" choice for the expiration
 
@@ -43,9 +43,26 @@ class PasteForm(forms.Form):
     burn_after_read = forms.BooleanField(
         required=False, label="Burn after read", help_text="Deleted by its first reader."
     )
+    encrypted = forms.BooleanField(
+        required=False,
+        label="Encrypt in my browser",
+        help_text="End-to-end: your browser encrypts the text (AES-GCM, 256-bit key) and puts the key only in "
+        "the link after #, which browsers never send; the server stores what it cannot read. Whoever has "
+        "the whole link can read it; lose the link and nobody can. Needs JavaScript.",
+    )
+    password = forms.CharField(
+        required=False,
+        strip=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+        label="Password (optional)",
+        help_text="Readers must type it before they see the paste; stored hashed.",
+    )
+    remove_password = forms.BooleanField(required=False, label="Remove the password")
 
-    def __init__(self, *args: object, editing: bool = False, **kwargs: object) -> None:
+    def __init__(self, *args: object, editing: bool = False, has_password: bool = False, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
+        self.editing = editing
         self.fields["name"].widget.attrs.update({"required": True, "minlength": 2, "autocomplete": "off"})
         self.fields["content"].widget.attrs["required"] = True
         if editing:
@@ -53,6 +70,11 @@ class PasteForm(forms.Form):
             self.fields["expiration"].choices = [(KEEP, "Keep the current expiry"), *self.fields["expiration"].choices]
             self.fields["expiration"].initial = KEEP
             self.fields["expiration"].required = False
+        if editing and has_password:
+            self.fields["password"].label = "New password (optional)"
+            self.fields["password"].help_text = "Leave empty to keep the current password."
+        else:
+            del self.fields["remove_password"]
 
     def api_data(self) -> dict:
         """The posted values as the API's JSON body would carry them."""
@@ -61,4 +83,9 @@ class PasteForm(forms.Form):
         data["content"] = data["content"].replace("\r\n", "\n")
         if not data.get("expiration"):
             data.pop("expiration", None)
+        # An empty password keeps the current one (none, on a new paste); removing it is a checkbox.
+        if data.pop("remove_password", False):
+            data["password"] = ""
+        elif not data.get("password"):
+            data.pop("password", None)
         return data

@@ -6,6 +6,7 @@ from datetime import datetime, timedelta
 from typing import Self
 
 from django.conf import settings
+from django.contrib.auth.hashers import check_password, make_password
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
@@ -78,12 +79,13 @@ class PasteQuerySet(models.QuerySet):
     def listed_for(self, owner: models.Model, viewer: models.Model | None) -> Self:
         """The pastes of `owner` shown on their account to `viewer`, newest first.
 
-        Others see public pastes only, and not burn-after-read ones: a listing carries
-        the content, so listing such a paste would let anyone read it without burning it.
+        Others see public pastes only, and not burn-after-read or password-protected ones: a
+        listing carries the content, so listing such a paste would let anyone read it without
+        burning it or giving its password.
         """
         pastes = self.filter(owner=owner).unexpired()
         if viewer is None or viewer.pk != owner.pk:
-            pastes = pastes.filter(exposure=Paste.Exposure.PUBLIC, burn_after_read=False)
+            pastes = pastes.filter(exposure=Paste.Exposure.PUBLIC, burn_after_read=False, password="")
         return pastes.order_by("-created_at", "-pk")
 
     def total_chars(self) -> int:
@@ -147,6 +149,15 @@ class Paste(models.Model):
         help_text="Language of the content for the HTML page's highlighting (a Pygments name, e.g. python); "
         "empty: guessed.",
     )
+    encrypted = models.BooleanField(
+        default=False,
+        help_text="The content is ciphertext (pastes.encryption's envelope) that only a holder of the link's "
+        "#key can read; the server never has the key.",
+    )
+    # A Django password hash (django.contrib.auth.hashers), or empty for none.
+    password = models.CharField(
+        max_length=128, blank=True, help_text="Hash of the password readers must give; empty: no password."
+    )
 
     objects = PasteQuerySet.as_manager()
 
@@ -205,6 +216,17 @@ class Paste(models.Model):
 
     def is_owned_by(self, user: models.Model | None) -> bool:
         return user is not None and user.is_authenticated and self.owner_id == user.pk
+
+    @property
+    def password_protected(self) -> bool:
+        return bool(self.password)
+
+    def set_password(self, raw_password: str) -> None:
+        """Hash `raw_password` with the site's password hashers; an empty one removes the password."""
+        self.password = make_password(raw_password) if raw_password else ""
+
+    def check_password(self, raw_password: str) -> bool:
+        return bool(self.password) and check_password(raw_password, self.password)
 
 
 # Months are 30 days and a year 365, as in dpaste and PrivateBin.

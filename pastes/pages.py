@@ -23,6 +23,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.cache import add_never_cache_headers
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
 from django.views.decorators.http import require_http_methods
@@ -31,11 +32,12 @@ from rest_framework.exceptions import ValidationError
 
 from common.bots import is_bot_request, is_preview_bot_request
 from pastes import services, views
-from pastes.errors import PasteNotFound, PastesError
+from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts
 from pastes.forms import PasteForm
 from pastes.highlighting import guess_syntax, highlighted, lexer_for
 from pastes.models import Paste
 from pastes.serializers import PasteCreateSerializer, PasteEditSerializer
+from pastes.throttling import PastePasswordThrottle
 
 NOT_FOUND = "This paste does not exist: it may have expired, been burned after reading, or never existed."
 
@@ -45,15 +47,69 @@ def _reader(request: HttpRequest) -> AbstractBaseUser | None:
 
 
 def _paste_page(request: HttpRequest, paste: Paste, *, burned: bool = False) -> HttpResponse:
-    lexer = lexer_for(paste.content, paste.syntax)
     context = {
         "paste": paste,
-        "code": highlighted(paste.content, lexer),
-        "language": lexer.name,
         "burned": burned,
         "raw_url": reverse("pastes:paste-raw", kwargs={"paste_id": paste.id}),
     }
+    if paste.encrypted:
+        # The server cannot read it: the page decrypts it (pastes/static/pastes/e2e.js) and shows it plain.
+        context["download_name"] = (slugify(paste.name) or paste.id) + ".txt"
+    else:
+        lexer = lexer_for(paste.content, paste.syntax)
+        context |= {"code": highlighted(paste.content, lexer), "language": lexer.name}
     return render(request, "pastes/paste.html", context)
+
+
+# --- Password-protected pastes: the unlocked ones are remembered in the session ---------------
+
+UNLOCKED_SESSION_KEY = "pastes_unlocked"
+UNLOCKED_MAX = 100  # pastes remembered per session, the latest kept
+
+
+def _unlock_token(paste: Paste) -> str:
+    # Bound to the password's hash, so that a new password locks the paste again for everyone.
+    return salted_hmac("pastes.pages.unlock", paste.password, algorithm="sha256").hexdigest()
+
+
+def _is_unlocked(request: HttpRequest, paste: Paste) -> bool:
+    if not paste.password_protected or paste.is_owned_by(_reader(request)):
+        return True
+    token = request.session.get(UNLOCKED_SESSION_KEY, {}).get(paste.id)
+    return token is not None and constant_time_compare(token, _unlock_token(paste))
+
+
+def _remember_unlocked(request: HttpRequest, paste: Paste) -> None:
+    unlocked = request.session.get(UNLOCKED_SESSION_KEY, {})
+    unlocked.pop(paste.id, None)
+    unlocked[paste.id] = _unlock_token(paste)
+    request.session[UNLOCKED_SESSION_KEY] = dict(list(unlocked.items())[-UNLOCKED_MAX:])
+
+
+def _password_page(request: HttpRequest, paste: Paste, *, error: str = "", status: int = 200) -> HttpResponse:
+    return render(request, "pastes/password.html", {"paste": paste, "error": error}, status=status)
+
+
+def _unlock(request: HttpRequest, paste: Paste) -> HttpResponse:
+    """The password form's POST: counted per paste and address, right → remembered (and revealed if it burns)."""
+    throttle = PastePasswordThrottle(paste.id)
+    try:
+        throttle.attempt(request)
+    except TooManyPasswordAttempts as error:
+        response = _password_page(request, paste, error=error.message, status=429)
+        response["Retry-After"] = str(error.retry_after)
+        return response
+    if not paste.check_password(request.POST.get("password", "")):
+        return _password_page(request, paste, error="Wrong password.", status=403)
+    throttle.release(request)
+    _remember_unlocked(request, paste)
+    if paste.burn_after_read:
+        if is_preview_bot_request(request):
+            return render(request, "pastes/reveal.html", {"paste": paste, "refused": True}, status=403)
+        # The form said so: a burn-after-read paste is shown (and burned) by the right password.
+        paste = services.paste_read(paste_id=paste.id, reader=_reader(request), unlocked=True)
+        return _paste_page(request, paste, burned=True)
+    return redirect("pastes:paste-page", paste_id=paste.id)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -62,9 +118,14 @@ def paste_page(request: HttpRequest, paste_id: str) -> HttpResponse:
     robot = is_bot_request(request)
     try:
         paste = services.paste_get_visible(paste_id=paste_id, user=reader)
-        if paste.burn_after_read and not paste.is_owned_by(reader):
+        if not _is_unlocked(request, paste):
+            if request.method == "POST" and "password" in request.POST:
+                response = _unlock(request, paste)
+            else:
+                response = _password_page(request, paste)
+        elif paste.burn_after_read and not paste.is_owned_by(reader):
             if request.method == "POST" and not is_preview_bot_request(request):
-                paste = services.paste_read(paste_id=paste_id, reader=reader)
+                paste = services.paste_read(paste_id=paste_id, reader=reader, unlocked=True)
                 response = _paste_page(request, paste, burned=True)
             else:
                 # A known link-preview agent that posts the form is told why nothing is shown.
@@ -76,7 +137,7 @@ def paste_page(request: HttpRequest, paste_id: str) -> HttpResponse:
         else:
             counts = request.method == "GET" and not robot and not paste.is_owned_by(reader)
             if counts:
-                paste = services.paste_read(paste_id=paste_id, reader=reader)
+                paste = services.paste_read(paste_id=paste_id, reader=reader, unlocked=True)
             response = _paste_page(request, paste)
     except PasteNotFound:
         response = render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
@@ -144,7 +205,7 @@ def new(request: HttpRequest) -> HttpResponse:
     form = PasteForm(request.POST)
     if form.is_valid() and not _too_large(form):
         data = form.api_data()
-        if not data.get("syntax") and data.get("content"):
+        if not data.get("syntax") and data.get("content") and not data.get("encrypted"):
             data["syntax"] = guess_syntax(data["content"])  # shown on the form when it is edited
         serializer = PasteCreateSerializer(data=data)
         try:
@@ -174,10 +235,12 @@ def edit(request: HttpRequest, paste_id: str) -> HttpResponse:
         return paste
     if request.method != "POST":
         initial = {
-            field: getattr(paste, field) for field in ("name", "content", "syntax", "exposure", "burn_after_read")
+            field: getattr(paste, field)
+            for field in ("name", "content", "syntax", "exposure", "burn_after_read", "encrypted")
         }
-        return _form_page(request, PasteForm(initial=initial, editing=True), title="Edit paste", paste=paste)
-    form = PasteForm(request.POST, editing=True)
+        form = PasteForm(initial=initial, editing=True, has_password=paste.password_protected)
+        return _form_page(request, form, title="Edit paste", paste=paste)
+    form = PasteForm(request.POST, editing=True, has_password=paste.password_protected)
     if form.is_valid() and not _too_large(form):
         data = form.api_data()
         serializer = PasteEditSerializer(data={"id": paste.id, **data}, context={"paste_id": paste.id})
@@ -219,6 +282,8 @@ def _readable(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:
     if paste.burn_after_read and not paste.is_owned_by(reader):
         message = "This paste burns after reading: reveal it on its page, where it can be copied once."
         return render(request, "error.html", {"status": 403, "message": message}, status=403)
+    if not _is_unlocked(request, paste):
+        return redirect("pastes:paste-page", paste_id=paste.id)  # which asks for the password first
     return paste
 
 
@@ -231,11 +296,13 @@ def fork(request: HttpRequest, paste_id: str) -> HttpResponse:
         return paste
     if not paste.is_owned_by(request.user):
         try:
-            paste = services.paste_read(paste_id=paste.id, reader=request.user, robot=is_bot_request(request))
+            paste = services.paste_read(
+                paste_id=paste.id, reader=request.user, robot=is_bot_request(request), unlocked=True
+            )
         except PasteNotFound:
             return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
     name = f"Fork of {paste.name}"[: PasteForm.base_fields["name"].max_length]
-    initial = {"name": name, "content": paste.content, "syntax": paste.syntax}
+    initial = {"name": name, "content": paste.content, "syntax": paste.syntax, "encrypted": paste.encrypted}
     form = PasteForm(initial=initial)
     return _form_page(request, form, title=f"Fork “{paste.name}”", paste=None)
 
@@ -250,7 +317,7 @@ def download(request: HttpRequest, paste_id: str) -> HttpResponse:
     reader = _reader(request)
     if request.method == "GET" and not paste.is_owned_by(reader):
         try:
-            paste = services.paste_read(paste_id=paste.id, reader=reader, robot=is_bot_request(request))
+            paste = services.paste_read(paste_id=paste.id, reader=reader, robot=is_bot_request(request), unlocked=True)
         except PasteNotFound:
             return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
     response = HttpResponse(paste.content, content_type="text/plain; charset=utf-8")
@@ -262,6 +329,8 @@ def download(request: HttpRequest, paste_id: str) -> HttpResponse:
 def download_name(paste: Paste) -> str:
     """The paste's name as a file name, with its language's usual extension (.txt when none)."""
     stem = slugify(paste.name) or paste.id
+    if paste.encrypted:
+        return stem + ".e2e.json"  # the envelope as stored: the page downloads the decrypted text
     lexer = lexer_for(paste.content, paste.syntax)
     patterns = [pattern for pattern in lexer.filenames if pattern.startswith("*.") and "[" not in pattern]
     extension = patterns[0][1:] if patterns else ".txt"

@@ -4,7 +4,7 @@ from django.conf import settings
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 from pastes.serializers import (
@@ -136,7 +136,25 @@ READ_RULES = (
     "or burn: they get other pastes without counting, and a burn-after-read paste is a 404 to them, so a "
     "chat app unfurling the link cannot burn it before the person it was sent to opens it. "
     "The HTML page of a paste is /{id} (outside this API). "
+    "A password-protected paste (`password_protected`) needs its password in the X-Paste-Password header, "
+    "except for its owner: missing 401, wrong 403, and after PASTES_PASSWORD_RATE_LIMIT wrong ones from one "
+    "address per PASTES_PASSWORD_RATE_PERIOD seconds, 429 with Retry-After; nothing is counted or burned "
+    "before the password is right. An `encrypted` paste's content is the envelope of pastes/README.md, served "
+    "as stored: only the holder of the link's #key can decrypt it. "
 )
+PASSWORD_PARAMETER = OpenApiParameter(
+    "X-Paste-Password",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    description="The paste's password, for a password-protected paste.",
+)
+PASSWORD_ERRORS = {
+    401: _error(
+        "No API key where one is needed, an unknown or revoked key, or no X-Paste-Password for a "
+        "password-protected paste."
+    ),
+    403: _error("Wrong X-Paste-Password."),
+}
 
 CREATE = {
     "operation_id": "pastes_create",
@@ -154,7 +172,8 @@ CREATE = {
         "fields may follow in the query, `burn_after_read` as true/false), or a multipart form "
         "(`curl -F 'content=<-'` or `-F content=@file`) with the same fields; the text must be UTF-8. "
         "With `Accept: text/plain` the answer is the paste's page URL as the whole body, without a trailing "
-        "newline; errors stay JSON. " + _limits()
+        "newline; errors stay JSON. `encrypted: true` (extension) requires the content to be the encrypted "
+        "envelope of pastes/README.md (else 400); `password` (extension) is stored hashed. " + _limits()
     ),
     "request": PasteCreateSerializer,
     "responses": {
@@ -172,7 +191,8 @@ DETAIL = {
     "operation_id": "pastes_retrieve",
     "summary": "Get a paste",
     "description": READ_RULES + "Responses carry Cache-Control: no-store. " + _limits(),
-    "responses": {200: PasteSerializer, 401: UNAUTHORIZED, 404: NOT_FOUND, 429: RATE_LIMITED},
+    "parameters": [PASSWORD_PARAMETER],
+    "responses": {200: PasteSerializer, **PASSWORD_ERRORS, 404: NOT_FOUND, 429: RATE_LIMITED},
     "tags": TAGS,
 }
 
@@ -185,9 +205,10 @@ RAW = {
         + "Errors are still JSON {code, message}. "
         + _limits()
     ),
+    "parameters": [PASSWORD_PARAMETER],
     "responses": {
         (200, "text/plain"): OpenApiTypes.STR,
-        401: UNAUTHORIZED,
+        **PASSWORD_ERRORS,
         404: NOT_FOUND,
         429: RATE_LIMITED,
     },
@@ -242,8 +263,9 @@ ACCOUNT = {
     "summary": "Get a user and their pastes",
     "description": (
         "No key needed. `pastes` are newest first: the owner (with their key) sees all their unexpired pastes; "
-        "everyone else sees only public ones that are not burn-after-read (listing those would reveal their "
-        "content without burning them). Listing does not count views. `created_at` is when the account was "
+        "everyone else sees only public ones that are neither burn-after-read nor password-protected (listing "
+        "those would reveal their content without burning them or asking for the password). "
+        "Listing does not count views. `created_at` is when the account was "
         "created and `last_login` the last sign-in to the site (null if never), both ISO 8601 in UTC with "
         "microseconds. `avatar` and `bio` are null when unset; `max_paste_chars` defaults to "
         "PASTES_DEFAULT_MAX_CHARS and is set per user in the admin. Unknown or deactivated users are 404. "

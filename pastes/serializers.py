@@ -20,6 +20,7 @@ NAME_LENGTH_MESSAGE = f"The name must be between {NAME_MIN_LENGTH} and {NAME_MAX
 PASTE_CREATED_AT_FORMAT = "%d/%m/%Y, %H:%M:%S"
 EXPIRATION_LABELS = [choice.label for choice in Paste.Expiration]
 EXPOSURE_VALUES = list(Paste.Exposure.values)
+PASSWORD_MAX_LENGTH = 128
 
 
 class NamedErrorsMixin:
@@ -112,6 +113,10 @@ ACCOUNT_MAX_PAGE = 1_000_000
 class PasteSerializer(serializers.ModelSerializer):
     """The Paste object."""
 
+    password_protected = serializers.BooleanField(
+        read_only=True, help_text="Extension: reading needs the password (header X-Paste-Password)."
+    )
+
     created_at = UtcFormattedDateTimeField(
         fmt=PASTE_CREATED_AT_FORMAT, help_text="Creation time in UTC, as DD/MM/YYYY, HH:MM:SS."
     )
@@ -119,8 +124,25 @@ class PasteSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Paste
-        fields = ["id", "name", "content", "created_at", "expiration", "exposure", "views", "burn_after_read"]
+        fields = [
+            "id",
+            "name",
+            "content",
+            "created_at",
+            "expiration",
+            "exposure",
+            "views",
+            "burn_after_read",
+            "encrypted",
+            "password_protected",
+        ]
         read_only_fields = fields
+        extra_kwargs = {
+            "encrypted": {
+                "help_text": "Extension: the content is the end-to-end encrypted envelope (pastes/README.md), "
+                "readable only with the key in the link's #key=…"
+            },
+        }
 
     def to_representation(self, paste: Paste) -> dict:
         # Built directly: DRF would build this serializer's fields from the model for every
@@ -135,6 +157,8 @@ class PasteSerializer(serializers.ModelSerializer):
             "exposure": str(paste.exposure),
             "views": paste.views,
             "burn_after_read": paste.burn_after_read,
+            "encrypted": paste.encrypted,
+            "password_protected": paste.password_protected,
         }
 
 
@@ -184,6 +208,23 @@ class PasteInputSerializer(serializers.Serializer):
         validators=[validate_syntax],
         help_text="Extension: the language for the HTML page's highlighting (a Pygments name such as python, "
         "json, bash); empty or absent: guessed from the content.",
+    )
+
+    encrypted = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Extension: the content is an end-to-end encrypted envelope "
+        '({"v": 1, "alg": "AES-GCM-256", "iv": …, "ct": …}, pastes/README.md) that the server stores '
+        "without being able to read it; the key stays in the link's #key=….",
+    )
+    password = StrictCharField(
+        required=False,
+        allow_blank=True,
+        trim_whitespace=False,
+        max_length=PASSWORD_MAX_LENGTH,
+        write_only=True,
+        help_text="Extension: a password readers must give (API: header X-Paste-Password; page: a form). "
+        "Stored hashed; empty or absent: none (on edit, empty removes it).",
     )
 
     def fail_body(self, key: str, **kwargs: Any) -> NoReturn:

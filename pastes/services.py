@@ -18,7 +18,8 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from common.paging import page_rows
-from pastes.errors import NotOwner, PasteNotFound, QuotaExceeded
+from pastes.encryption import is_envelope
+from pastes.errors import NotAnEnvelope, NotOwner, PasswordRequired, PasteNotFound, QuotaExceeded, WrongPassword
 from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
 
 ID_ATTEMPTS = 5
@@ -59,8 +60,12 @@ def paste_create(
     exposure: Paste.Exposure = Paste.Exposure.PUBLIC,
     burn_after_read: bool = False,
     syntax: str = "",
+    encrypted: bool = False,
+    password: str = "",
 ) -> Paste:
     now = timezone.now()
+    if encrypted and not is_envelope(content):
+        raise NotAnEnvelope()
     paste = Paste(
         owner=owner,
         name=name,
@@ -69,7 +74,9 @@ def paste_create(
         exposure=exposure,
         burn_after_read=burn_after_read,
         syntax=syntax,
+        encrypted=encrypted,
     )
+    paste.set_password(password)
     paste.set_expiration(expiration, start=now)
     paste.full_clean(exclude=["id", "owner"], validate_unique=False, validate_constraints=False)
     for attempt in range(ID_ATTEMPTS):
@@ -89,20 +96,31 @@ def paste_create(
 
 
 def paste_update(*, paste: Paste, changes: dict) -> Paste:
-    """Apply `changes` (name, content, expiration, exposure, burn_after_read, syntax) to the owner's paste.
+    """Apply `changes` (name, content, expiration, exposure, burn_after_read, syntax, encrypted,
+    password) to the owner's paste.
 
-    A new expiration runs from now, even when it is the same label as before.
+    A new expiration runs from now, even when it is the same label as before; an empty password
+    removes it. An encrypted paste must keep an envelope as its content, whichever of the two changes.
     """
     now = timezone.now()
+    if "password" in changes:
+        # Hashed before the row locks are taken: a password hasher takes a noticeable time on purpose.
+        hashing = Paste()
+        hashing.set_password(changes["password"])
+        password_hash = hashing.password
     with transaction.atomic():
         if "content" in changes:
             _check_quota(owner=paste.owner, added_chars=len(changes["content"]), now=now, excluding=paste)
         locked = Paste.objects.select_for_update().unexpired(now).filter(pk=paste.pk).first()
         if locked is None:
             raise PasteNotFound()
-        for field in ("name", "content", "exposure", "burn_after_read", "syntax"):
+        for field in ("name", "content", "exposure", "burn_after_read", "syntax", "encrypted"):
             if field in changes:
                 setattr(locked, field, changes[field])
+        if locked.encrypted and not is_envelope(locked.content):
+            raise NotAnEnvelope()
+        if "password" in changes:
+            locked.password = password_hash
         if "expiration" in changes:
             locked.set_expiration(changes["expiration"], start=now)
         locked.full_clean(validate_unique=False, validate_constraints=False)
@@ -146,16 +164,17 @@ _ASYNC_COMMIT = "AND set_config('synchronous_commit', 'off', true) IS NOT NULL"
 def _count_view(*, paste_id: str, reader: AbstractBaseUser | None, now: datetime) -> Paste | None:
     """Count a view and return the paste, if it is the common case; else None and nothing changes.
 
-    The common case is a shared (not private), unexpired paste that does not burn, read by
+    The common case is a shared (not private), unexpired paste without a password that does not burn, read by
     someone other than its owner: one statement then checks, counts and fetches, so parallel
     readers lose no views and each sees its own count. Every other case falls through to the
     locking path of paste_read.
     """
     sql = (
         f"UPDATE {Paste._meta.db_table} SET views = views + 1 "
-        "WHERE id = %s AND exposure <> %s AND NOT burn_after_read AND (expires_at IS NULL OR expires_at > %s)"
+        "WHERE id = %s AND exposure <> %s AND NOT burn_after_read AND password = %s "
+        "AND (expires_at IS NULL OR expires_at > %s)"
     )
-    params: list = [paste_id, Paste.Exposure.PRIVATE, connection.ops.adapt_datetimefield_value(now)]
+    params: list = [paste_id, Paste.Exposure.PRIVATE, "", connection.ops.adapt_datetimefield_value(now)]
     if reader is not None and reader.is_authenticated:
         sql += " AND owner_id <> %s"
         params.append(reader.pk)
@@ -165,23 +184,47 @@ def _count_view(*, paste_id: str, reader: AbstractBaseUser | None, now: datetime
     return next(iter(Paste.objects.raw(f"{sql} RETURNING {_COLUMNS}", params)), None)
 
 
-def paste_read(*, paste_id: str, reader: AbstractBaseUser | None, count: bool = True, robot: bool = False) -> Paste:
+def check_paste_password(*, paste: Paste, reader: AbstractBaseUser | None, password: str | None) -> None:
+    """Raise unless `reader` may read `paste` as far as its password goes: the owner needs none."""
+    if not paste.password_protected or paste.is_owned_by(reader):
+        return
+    if password is None:
+        raise PasswordRequired()
+    if not paste.check_password(password):
+        raise WrongPassword()
+
+
+def paste_read(
+    *,
+    paste_id: str,
+    reader: AbstractBaseUser | None,
+    count: bool = True,
+    robot: bool = False,
+    password: str | None = None,
+    unlocked: bool = False,
+) -> Paste:
     """Read a paste as `reader`: counts a view, and burns a burn-after-read paste, for non-owners.
 
     With `count` False (HEAD requests) nothing is counted or burned. A `robot` (a crawler or
     link-preview agent, common.bots) counts and burns nothing either, and to it a
     burn-after-read paste does not exist: it is kept for the person the link was sent to.
+    A password-protected paste needs its `password` (PasswordRequired, WrongPassword) before
+    anything is counted or burned, unless the page already checked it (`unlocked`).
     """
     if robot:
         paste = paste_get_visible(paste_id=paste_id, user=reader)
         if paste.burn_after_read and not paste.is_owned_by(reader):
             raise PasteNotFound()
+        if not unlocked:
+            check_paste_password(paste=paste, reader=reader, password=password)
         return paste
     if count and is_paste_id(paste_id):
         paste = _count_view(paste_id=paste_id, reader=reader, now=timezone.now())
         if paste is not None:
             return paste
     paste = paste_get_visible(paste_id=paste_id, user=reader)
+    if not unlocked:
+        check_paste_password(paste=paste, reader=reader, password=password)
     if not count or paste.is_owned_by(reader):
         return paste
 

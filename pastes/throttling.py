@@ -1,8 +1,13 @@
-"""How often interface B may be called: writes per API key, reads per key or, without one, per client address."""
+"""How often interface B may be called: writes per API key, reads per key or, without one, per client address;
+guesses at a paste's password per paste and address."""
 
+from django.db.models import F
 from django.http import HttpRequest
 
 from common.throttling import Throttle, per_period
+from pastes.errors import TooManyPasswordAttempts
+from shortener.models import LimitCounter
+from shortener.throttling import DurableThrottle
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -30,3 +35,35 @@ class PasteWriteThrottle(PasteThrottle):
     kind = "write"
     scope = "pastes:write"
     limit_setting = "PASTES_WRITE_RATE_LIMIT"
+
+
+class PastePasswordThrottle(DurableThrottle):
+    """Guesses at one paste's password from one address: PASTES_PASSWORD_RATE_LIMIT per PASTES_PASSWORD_RATE_PERIOD.
+
+    Counted in the database like the shortener's sign-in limit (shortener.throttling.DurableThrottle),
+    so the limit holds while Redis is down or after it restarts empty. Every attempt is counted
+    before the password is checked, so parallel guesses cannot slip past the limit together; a
+    right password then gives its attempt back (`release`), so a reader who knows it is never limited.
+    """
+
+    scope = "pastes:password"
+    limit_setting = "PASTES_PASSWORD_RATE_LIMIT"
+    period_setting = "PASTES_PASSWORD_RATE_PERIOD"
+
+    def __init__(self, paste_id: str) -> None:
+        self.paste_id = paste_id
+
+    def get_key(self, request: HttpRequest) -> str:
+        return f"{self.paste_id}:{self.get_ident(request)}"
+
+    def attempt(self, request: HttpRequest) -> None:
+        """Count one attempt; past the limit, raise TooManyPasswordAttempts (429) without checking it."""
+        outcome = self.hit(request)
+        if not outcome.allowed:
+            raise TooManyPasswordAttempts(retry_after=outcome.retry_after)
+
+    def release(self, request: HttpRequest) -> None:
+        key = f"{self.scope}:{self.get_key(request)}"
+        # A count never reaches 0 (a constraint): the last attempt given back removes the row.
+        LimitCounter.objects.filter(key=key, count=1).delete()
+        LimitCounter.objects.filter(key=key, count__gt=1).update(count=F("count") - 1)

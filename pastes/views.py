@@ -33,7 +33,7 @@ from pastes.serializers import (
     PasteSerializer,
     UserSerializer,
 )
-from pastes.throttling import PasteReadThrottle, PasteWriteThrottle
+from pastes.throttling import PastePasswordThrottle, PasteReadThrottle, PasteWriteThrottle
 
 # Responses carrying a paste are per reader (views, burning): never cache them on the way.
 NO_STORE = {"Cache-Control": "no-store"}
@@ -88,14 +88,15 @@ class PasteIndexView(PasteAPIView):
 
 
 # The fields a curl-style create may give in the query string (or, with -F, in the form).
-QUERY_FIELDS = ("name", "expiration", "exposure", "burn_after_read", "syntax")
+QUERY_FIELDS = ("name", "expiration", "exposure", "burn_after_read", "syntax", "encrypted", "password")
+BOOLEAN_FIELDS = ("burn_after_read", "encrypted")
 TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
 FALSE_WORDS = frozenset({"false", "0", "no", "off", ""})
 
 
 def _form_value(field: str, value: str) -> object:
     """A query or form string as the JSON body would carry it: booleans from true/false, 1/0, yes/no, on/off."""
-    if field == "burn_after_read" and value.lower() in TRUE_WORDS | FALSE_WORDS:
+    if field in BOOLEAN_FIELDS and value.lower() in TRUE_WORDS | FALSE_WORDS:
         return value.lower() in TRUE_WORDS
     return value  # anything else goes to the serializer as sent, which names what is wrong with it
 
@@ -163,13 +164,27 @@ class PasteCreateView(PasteAPIView):
             raise InvalidText() from None
 
 
+PASSWORD_HEADER = "X-Paste-Password"
+
+
 class PasteReadView(PasteAPIView):
-    """Reads count and burn, except HEAD requests and robots (see services.paste_read)."""
+    """Reads count and burn, except HEAD requests and robots (see services.paste_read).
+
+    A password-protected paste wants its password in the X-Paste-Password header: missing
+    401, wrong 403, and past PASTES_PASSWORD_RATE_LIMIT wrong ones from an address 429.
+    """
 
     def read(self, paste_id: str) -> Paste:
         count = self.request.method != "HEAD"
         robot = is_bot_request(self.request)
-        return services.paste_read(paste_id=paste_id, reader=self.reader, count=count, robot=robot)
+        password = self.request.headers.get(PASSWORD_HEADER)
+        if password is None:
+            return services.paste_read(paste_id=paste_id, reader=self.reader, count=count, robot=robot)
+        throttle = PastePasswordThrottle(paste_id)
+        throttle.attempt(self.request)
+        paste = services.paste_read(paste_id=paste_id, reader=self.reader, count=count, robot=robot, password=password)
+        throttle.release(self.request)  # only a wrong password counts against the limit
+        return paste
 
 
 class PasteDetailView(PasteReadView):

@@ -32,3 +32,34 @@ def collect_csp_errors(page) -> list[str]:
         ),
     )
     return errors
+
+
+# Words of letters (not URLs, ids or hashes, which may break anywhere) that a line break cuts in two.
+_MID_WORD_WRAPS = r"""() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode;
+    const element = node.parentElement;
+    const skipped = "script, style, pre, code, textarea, select, datalist, option, .visually-hidden, [hidden]";
+    if (!element || element.closest(skipped)) continue;
+    // Whole words only: a letter run inside a longer token (a URL, an id) may rightly break.
+    const words = /(^|\s)[("'\u201c\u2018]*([A-Za-z]{2,24})[)"'\u201d\u2019.,:;!?]*(?=\s|$)/g;
+    let match;
+    while ((match = words.exec(node.data))) {
+      const start = match.index + match[0].indexOf(match[2]);
+      const range = document.createRange();
+      range.setStart(node, start);
+      range.setEnd(node, start + match[2].length);
+      // On two lines when one piece starts below where another ends (pieces of one line overlap).
+      const pieces = [...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0);
+      if (pieces.some((a) => pieces.some((b) => a.top >= b.bottom - 1))) broken.push(match[2]);
+    }
+  }
+  return broken;
+}"""
+
+
+def mid_word_wraps(page) -> list[str]:
+    """The words the page breaks across two lines ("Del/ete"): none should be."""
+    return page.evaluate(_MID_WORD_WRAPS)

@@ -147,6 +147,10 @@ def test_api_matches_its_schema(case, auth_headers, seeded):
         # Likewise a webhook's url (the SSRF guard's rules) and a budget's check and category
         # names (the engine's) are checked beyond what the schema states: a 422 naming them.
         excluded.append(positive_data_acceptance)
+    if interface == "pastes" and isinstance(case.body, dict) and case.body.get("encrypted") is True:
+        # An encrypted paste's content must be the encryption envelope (pastes/encryption.py), a JSON
+        # object inside the string that a schema cannot state: other content is a 400 naming the format.
+        excluded.append(positive_data_acceptance)
 
     headers = {"Authorization": auth_headers[interface]}
     response = case.call(headers=headers)

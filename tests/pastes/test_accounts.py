@@ -82,6 +82,8 @@ def test_account_pastes_are_paste_objects(anon_client, paste):
             "exposure": "public",
             "views": 0,
             "burn_after_read": False,
+            "encrypted": False,
+            "password_protected": False,
         }
     ]
 

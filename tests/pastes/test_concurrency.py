@@ -115,3 +115,29 @@ def test_parallel_page_views_lose_no_views(user):
     assert statuses(results) == [200] * THREADS
     paste.refresh_from_db()
     assert paste.views == THREADS
+
+
+def test_parallel_password_guesses_cannot_pass_the_limit(user, settings):
+    from tests.pastes.test_password import protected
+
+    settings.PASTES_PASSWORD_RATE_LIMIT = 3
+    paste = protected(user)
+
+    results = run_concurrently(
+        lambda: APIClient().get(f"/pastes/paste/@{paste.id}", HTTP_X_PASTE_PASSWORD="guess"), times=THREADS
+    )
+
+    assert statuses(results) == [403] * 3 + [429] * (THREADS - 3)
+
+
+def test_parallel_right_passwords_burn_a_protected_paste_once(user):
+    from tests.pastes.test_password import protected
+
+    paste = protected(user, burn_after_read=True)
+
+    results = run_concurrently(
+        lambda: APIClient().get(f"/pastes/paste/@{paste.id}", HTTP_X_PASTE_PASSWORD="open sesame"), times=THREADS
+    )
+
+    assert statuses(results) == [200] + [404] * (THREADS - 1)
+    assert not Paste.objects.filter(pk=paste.pk).exists()

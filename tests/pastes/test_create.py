@@ -35,6 +35,8 @@ def test_create_returns_the_paste_object_with_defaults(owner_client, user):
         "exposure": "public",
         "views": 0,
         "burn_after_read": False,
+        "encrypted": False,
+        "password_protected": False,
     }
     paste = Paste.objects.get()
     assert paste.id == body["id"]
@@ -177,7 +179,8 @@ def test_create_rejects_unknown_field_names(owner_client):
     assert_pastes_error(
         response,
         400,
-        "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax.",
+        "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
+        "encrypted, password.",
     )
 
 

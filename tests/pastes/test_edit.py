@@ -128,7 +128,8 @@ def test_edit_rejects_unknown_fields(owner_client, paste):
     assert_pastes_error(
         response,
         400,
-        "Unknown field(s): views. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, id.",
+        "Unknown field(s): views. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
+        "encrypted, password, id.",
     )
 
 

@@ -73,6 +73,8 @@ def test_get_paste_returns_every_field(anon_client, user):
         "exposure": "public",
         "views": 5,
         "burn_after_read": False,
+        "encrypted": False,
+        "password_protected": False,
     }
 
 

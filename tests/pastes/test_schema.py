@@ -48,6 +48,8 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "exposure",
         "views",
         "burn_after_read",
+        "encrypted",
+        "password_protected",
     }
     assert set(components["User"]["properties"]) == {
         "username",

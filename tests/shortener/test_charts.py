@@ -66,7 +66,10 @@ def test_the_chart_needs_no_script_and_no_inline_style(client, link):
     chart = html[html.index('<figure class="chart"') : html.index("</figure>")]
     assert "<svg" in chart
     assert "style" not in chart
-    assert re.findall(r"<script[^>]*>", html) == ['<script src="/static/js/copy.js" defer>']
+    assert re.findall(r"<script[^>]*>", html) == [
+        '<script src="/static/js/localtime.js" defer>',
+        '<script src="/static/js/copy.js" defer>',
+    ]
 
 
 def test_the_tallest_bar_fills_the_plot_and_a_single_visit_still_shows():

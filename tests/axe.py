@@ -1,0 +1,72 @@
+"""axe-core in the browser tests: the accessibility rules a page breaks, serious and critical ones.
+
+axe-core's script is vendored in tests/fixtures/axe (never served to users) and run through
+Playwright's `evaluate`, which the site's CSP (script-src 'self') does not apply to, so the
+pages are tested with their real policy. `PAGES` is the site-wide sweep
+(tests/foundation/test_axe_browser.py): a new page gets checked by adding its path there.
+"""
+
+from functools import cache
+from pathlib import Path
+
+AXE_VERSION = "4.14.1"
+AXE_SCRIPT = Path(__file__).parent / "fixtures" / "axe" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+
+# Every page of the site, as (path, who): "anonymous" or "signed-in" (as alice). A path may name
+# objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
+# {report}, {link} (tests/foundation/test_axe_browser.py::objects).
+PAGES: list[tuple[str, str]] = [
+    ("/", "anonymous"),
+    ("/", "signed-in"),
+    ("/no-such-page", "anonymous"),
+    ("/api/docs/", "signed-in"),
+    # B: pastes
+    ("/pastes/", "anonymous"),
+    ("/pastes/", "signed-in"),
+    ("/pastes/new", "signed-in"),
+    ("/pastes/{paste}", "anonymous"),
+    ("/pastes/{paste}", "signed-in"),
+    ("/pastes/{paste}/edit", "signed-in"),
+    ("/pastes/{paste}/delete", "signed-in"),
+    ("/pastes/{paste}/fork", "signed-in"),
+    ("/pastes/{encrypted_paste}", "anonymous"),
+    ("/pastes/{protected_paste}", "anonymous"),
+    ("/pastes/{burning_paste}", "anonymous"),
+    # A: reports
+    ("/reports/", "signed-in"),
+    ("/reports/projects", "signed-in"),
+    ("/reports/new", "signed-in"),
+    ("/reports/{report}", "anonymous"),
+    # C: short links
+    ("/s/", "anonymous"),
+    ("/s/", "signed-in"),
+    ("/s/login", "anonymous"),
+    ("/s/stats", "signed-in"),
+    ("/s/stats/{link}", "signed-in"),
+]
+
+
+@cache
+def axe_source() -> str:
+    return AXE_SCRIPT.read_text(encoding="utf-8")
+
+
+def axe_violations(page, impacts: tuple[str, ...] = BLOCKING) -> list[dict]:
+    """Run axe-core on the page as it is now; the violations of the given impacts, each with its nodes."""
+    if not page.evaluate("typeof window.axe !== 'undefined'"):
+        page.evaluate(axe_source())
+    results = page.evaluate(
+        "() => axe.run(document, {resultTypes: ['violations']})"
+        ".then(r => r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,"
+        " nodes: v.nodes.map(n => n.target.join(' ') + ' — ' + n.failureSummary)})))"
+    )
+    return [violation for violation in results if violation["impact"] in impacts]
+
+
+def describe(violations: list[dict]) -> str:
+    """The violations, one rule a paragraph, for an assertion message."""
+    return "\n\n".join(
+        f"{violation['id']} ({violation['impact']}): {violation['help']}\n  " + "\n  ".join(violation["nodes"][:5])
+        for violation in violations
+    )

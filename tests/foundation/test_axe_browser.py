@@ -1,0 +1,64 @@
+"""Every page of the site through axe-core (issue 23, item 4): no serious or critical violation, at 390 px
+and on a desktop, in light and dark, besides the overflow and CSP checks of the other browser tests, and
+no word broken across two lines.
+
+The list of pages is tests/axe.py's PAGES: a new page is covered by adding its path there.
+"""
+
+import pytest
+
+from tests.axe import PAGES, axe_violations, describe
+from tests.browser import DESKTOP, PHONE, collect_csp_errors, mid_word_wraps, overflow, sign_in
+from tests.pastes.e2e import encrypt
+from tests.pastes.factories import PasteFactory
+from tests.pastes.test_password import protected
+from tests.reports.factories import ReportFactory
+from tests.shortener.factories import ShortLinkFactory
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LOOKS = {
+    "desktop-light": {"viewport": DESKTOP, "color_scheme": "light"},
+    "390px-dark": {"viewport": PHONE, "color_scheme": "dark"},
+}
+
+# Pages drawn by their own scripts, and what shows they are done.
+READY = {"/api/docs/": ".swagger-ui .opblock-summary"}
+
+
+@pytest.fixture
+def objects(user) -> dict[str, str]:
+    """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's."""
+    content, key = encrypt("a secret line\n")
+    return {
+        "paste": PasteFactory(owner=user, name="Snippet", content="print('hello')\n", syntax="python").id,
+        "encrypted_paste": PasteFactory(owner=user, name="Sealed", content=content, encrypted=True).id + f"#key={key}",
+        "protected_paste": protected(user, name="Vault").id,
+        "burning_paste": PasteFactory(owner=user, name="Once", burn_after_read=True).id,
+        "report": ReportFactory(owner=user).pk,
+        "link": ShortLinkFactory(owner=user, code="axe1").code,
+    }
+
+
+@pytest.mark.parametrize("look", LOOKS)
+@pytest.mark.parametrize(("path", "who"), PAGES, ids=[f"{who}:{path}" for path, who in PAGES])
+def test_the_page_has_no_serious_accessibility_violation(browser, live_server, user, objects, path, who, look):
+    context = browser.new_context(**LOOKS[look])
+    if who == "signed-in":
+        sign_in(context, live_server, user)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    csp_errors = collect_csp_errors(page)
+
+    response = page.goto(live_server.url + path.format(**objects))
+    page.wait_for_load_state("load")
+    if path in READY:
+        page.locator(READY[path]).first.wait_for()
+    violations = axe_violations(page)
+
+    assert response is not None and response.status in (200, 404), response and response.status
+    assert violations == [], describe(violations)
+    assert overflow(page) == 0
+    assert mid_word_wraps(page) == []
+    assert csp_errors == []
+    context.close()
