@@ -326,6 +326,13 @@ def seed(size: int) -> None:
     )
 
 
+def sessions() -> None:
+    """Print new signed-in sessions of the seeded owner: sessions are signed with SECRET_KEY, which
+    a later run of the bench (--reuse) does not share with the run that seeded."""
+    owner = get_user_model().objects.get(username=OWNER)
+    print(json.dumps({"session": _session(owner, admin_mode=False), "admin_session": _session(owner, admin_mode=True)}))
+
+
 def _queue_analyses(sql: Dialect) -> None:
     """One task row per queued report, as the database task backend writes it when a report is created.
 
