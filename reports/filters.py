@@ -7,12 +7,12 @@ invalid values instead of raising.
 """
 
 from django import forms
-from django.db.models import Expression, F, QuerySet, Sum
+from django.db.models import Expression, F, QuerySet
 from django.db.models.functions import Left
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 
-from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, Project, Report
+from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, OwnerReportCount, Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 
@@ -132,19 +132,21 @@ class ReportFilterSet(DefaultingFilterSet):
         return queryset.filter(project__name=value.strip().lower())
 
     def kept_total(self, owner: object) -> int | None:
-        """The list's length from the projects' kept report counts, when nothing but `project` narrows it.
+        """The list's length from a kept count, when nothing but `project` narrows it.
 
-        Exact and constant-time (a sum over the owner's projects), where COUNT(*) would read
-        every entry of an index: 10⁶ of them for a long-lived account.
+        The owner's count (OwnerReportCount), or the project's (Project.report_count): exact
+        and one row, where COUNT(*) would read every entry of an index, 10⁶ of them for a
+        long-lived account.
         """
         cleaned = self.form.cleaned_data
         narrowing = ("search", "result", "min_score", *(f"min_score_{category}" for category in SCORE_CATEGORIES))
         if any(cleaned.get(name) not in (None, "") for name in narrowing):
             return None
-        projects = Project.objects.filter(owner=owner)
         if cleaned.get("project"):
-            projects = projects.filter(name=cleaned["project"].strip().lower())
-        return projects.aggregate(total=Sum("report_count"))["total"] or 0
+            project = Project.objects.filter(owner=owner, name=cleaned["project"].strip().lower())
+            return project.values_list("report_count", flat=True).first() or 0
+        # One row, where summing the projects' counts reads a row per project (10⁴ to 10⁵).
+        return OwnerReportCount.objects.filter(owner=owner).values_list("report_count", flat=True).first() or 0
 
 
 class ProjectFilterSet(DefaultingFilterSet):
