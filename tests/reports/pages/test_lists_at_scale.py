@@ -4,10 +4,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
-from pytest_django.asserts import assertContains
+from pytest_django.asserts import assertContains, assertNotContains
 
 from common import paging
 from reports.models import Report
+from reports.views import lists
 from reports.views.lists import CHART_POINTS
 from tests.reports.factories import ProjectFactory, ReportFactory
 
@@ -87,3 +88,31 @@ def test_a_huge_page_past_an_estimated_count_is_an_empty_list(client, user, monk
     assert response.status_code == 200
     # SQLite counts exactly, and Django's paginator then shows the last page.
     assert len(response.context["page"]) == (0 if connection.vendor == "postgresql" else 4)
+
+
+def test_the_project_field_suggests_the_newest_projects_only_and_filters_on_any(client, user, other_user, monkeypatch):
+    monkeypatch.setattr(lists, "PROJECT_MENU_SIZE", 3)
+    oldest = ProjectFactory(owner=user, name="old.example")
+    ReportFactory(owner=user, project=oldest, url="https://old.example/page")
+    for name in ("d.example", "b.example", "c.example"):
+        ProjectFactory(owner=user, name=name)
+    ProjectFactory(owner=other_user, name="theirs.example")
+    client.force_login(user)
+
+    response = client.get("/reports/")
+
+    assert response.context["projects"] == ["b.example", "c.example", "d.example"]
+    assertContains(response, '<option value="c.example"></option>', html=True)
+    assertNotContains(response, '<option value="old.example"></option>', html=True)
+    assertNotContains(response, "theirs.example")
+    # A project past the suggestions is still typed into the same field.
+    filtered = client.get("/reports/", {"project": "OLD.example"})
+    assert [report.url for report in filtered.context["page"]] == ["https://old.example/page"]
+    assertContains(filtered, 'value="OLD.example"')
+
+
+def test_the_report_list_needs_a_signed_in_user(client):
+    response = client.get("/reports/")
+
+    assert response.status_code == 302
+    assert "/s/login" in response["Location"]
