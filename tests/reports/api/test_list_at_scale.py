@@ -97,9 +97,13 @@ def test_sort_by_url_is_the_order_of_the_whole_urls_past_the_indexed_prefix(owne
     assert len({url[:URL_SORT_PREFIX] for url in by_id.values() if url.startswith(LONG_PREFIX)}) == 1
 
 
-@pytest.mark.parametrize("search", ["page", "PAGE-3", "zy", "/z", "aaaa/y", "%", "_", "e-", "nothing-like-it"])
+@pytest.mark.parametrize(
+    "search",
+    ["page", "PAGE-3", "zy", "/z", "aaaa/y", "%", "_", "e-", "nothing-like-it", "0%_o", 'a"b', "DEEP.EX", "p-0", "ex"],
+)
 def test_search_finds_what_like_finds(owner_client, user, reports, search):
     ReportFactory(owner=user, url="https://deep.example/100%_off")
+    ReportFactory(owner=user, url='https://deep.example/a"b')
 
     ids, metas = all_pages(owner_client, search=search, sort="asc")
 
@@ -229,3 +233,42 @@ def test_a_huge_page_past_an_estimated_total_is_empty(owner_client, reports, mon
     assert response.status_code == status.HTTP_200_OK
     assert response.json()["data"] == []
     assert response.json()["links"]["next"] is None
+
+
+def test_search_follows_created_changed_and_deleted_urls(owner_client, user, other_user):
+    """On SQLite the trigram table is kept by triggers; on PostgreSQL the GIN index: same answers."""
+    kept = ReportFactory(owner=user, url="https://a.example/kiwi-tart")
+    changed = ReportFactory(owner=user, url="https://a.example/kiwi-pie")
+    deleted = ReportFactory(owner=user, url="https://a.example/kiwi-jam")
+    ReportFactory(owner=other_user, url="https://a.example/kiwi-theirs")
+    Report.objects.filter(pk=changed.pk).update(url="https://a.example/plum-pie")
+    deleted.delete()
+    Report.objects.bulk_create(
+        [Report(owner=user, project=kept.project, url="https://a.example/KIWI-bulk", results={})]
+    )
+
+    def found(term: str) -> list[str]:
+        ids, _ = all_pages(owner_client, search=term, sort="asc")
+        return [Report.objects.get(pk=report_id).url for report_id in ids]
+
+    assert found("kiwi") == ["https://a.example/kiwi-tart", "https://a.example/KIWI-bulk"]
+    assert found("plum-") == ["https://a.example/plum-pie"]
+    assert found("kiwi-jam") == found("kiwi-pie") == []
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's own indexes")
+def test_on_sqlite_search_reads_the_trigram_table_and_sort_by_url_the_whole_url_index(user):
+    from reports.filters import ReportFilterSet
+
+    def plan(params: dict) -> str:
+        queryset = ReportFilterSet(params, queryset=Report.objects.filter(owner=user)).qs.values("pk")[:10]
+        sql, sql_params = queryset.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", sql_params)
+            return " | ".join(str(row[-1]) for row in cursor.fetchall())
+
+    assert "reports_report_url_fts" in plan({"search": "kiwi"})
+    assert "reports_report_url_fts" not in plan({"search": "ki"})  # under a trigram: LIKE alone
+    sort_plan = plan({"sort_by": "url"})
+    assert "reports_report_owner_url_full" in sort_plan
+    assert "TEMP B-TREE" not in sort_plan
