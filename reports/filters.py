@@ -13,6 +13,7 @@ from django.db.models.functions import Left
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 
+from common.paging import Keyset
 from reports import url_search
 from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, OwnerReportCount, Project, Report
 
@@ -27,6 +28,8 @@ class DefaultingFilterSet(filters.FilterSet):
     # sort_by value → model fields (or expressions) to order by; the last one breaks ties.
     sort_fields: dict[str, tuple[str | Expression, ...]] = {}
     default_sort_by = ""
+    # sort_by values whose first column may be NULL: no keyset cursor (see Keyset).
+    nullable_sorts: frozenset[str] = frozenset()
 
     def get_form_class(self) -> type[forms.Form]:
         # django-filter builds this class, and a form field for each filter, on every request;
@@ -48,6 +51,18 @@ class DefaultingFilterSet(filters.FilterSet):
     def sort_terms(self, queryset: QuerySet, sort_by: str) -> tuple[str | Expression, ...]:
         return self.sort_fields[sort_by]
 
+    def keyset(self, queryset: QuerySet) -> Keyset | None:
+        """The list's sort as a key for the pager's cursors (common.paging.Keyset); None for
+        sorts on a column that may be NULL (their pages are read by number)."""
+        cleaned = self.form.cleaned_data
+        sort_by = cleaned.get("sort_by") or self.default_sort_by
+        if sort_by in self.nullable_sorts:
+            return None
+        terms = self.sort_terms(queryset, sort_by)
+        return Keyset(
+            terms, lambda row: tuple(_key_value(row, term) for term in terms), descending=cleaned.get("sort") != "asc"
+        )
+
     def filter_queryset(self, queryset: QuerySet) -> QuerySet:
         queryset = super().filter_queryset(queryset)
         cleaned = self.form.cleaned_data
@@ -55,6 +70,16 @@ class DefaultingFilterSet(filters.FilterSet):
         ascending = cleaned.get("sort") == "asc"
         terms = (F(field) if isinstance(field, str) else field for field in fields)
         return queryset.order_by(*(term.asc() if ascending else term.desc() for term in terms))
+
+
+def _key_value(row: object, term: str | Expression) -> object:
+    """A row's value for one sort term: a field, or the indexed URL prefix (Left)."""
+    if isinstance(term, str):
+        return getattr(row, term)
+    if isinstance(term, Left):
+        field, length = term.get_source_expressions()
+        return getattr(row, field.name)[: length.value]
+    raise TypeError(f"no key value for {term!r}")
 
 
 def fallback_parameters(filterset_class: type[DefaultingFilterSet]) -> list[OpenApiParameter]:
@@ -117,6 +142,7 @@ class ReportFilterSet(DefaultingFilterSet):
         "result": ("score", "id"),
     }
     default_sort_by = "id"
+    nullable_sorts = frozenset({"generated_at", "result"})
 
     class Meta:
         model = Report

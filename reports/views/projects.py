@@ -31,6 +31,14 @@ class ProjectViewSet(ReportsApiView, mixins.ListModelMixin, mixins.DestroyModelM
             return Project.objects.none()
         return Project.objects.filter(owner=self.request.user)
 
+    def filter_queryset(self, queryset: QuerySet[Project]) -> QuerySet[Project]:
+        if self.action != "list":
+            return queryset
+        filterset = ProjectFilterSet(self.request.query_params, queryset=queryset, request=self.request)
+        # Read by LaravelPagination: the sort as a key, for the pager links' cursors.
+        self.keyset = filterset.keyset(filterset.qs)
+        return filterset.qs
+
     def get_object(self) -> Project:
         return get_object_or_404(self.get_queryset(), name=self.kwargs["project"].strip().lower())
 

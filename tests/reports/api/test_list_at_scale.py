@@ -272,3 +272,57 @@ def test_on_sqlite_search_reads_the_trigram_table_and_sort_by_url_the_whole_url_
     sort_plan = plan({"sort_by": "url"})
     assert "reports_report_owner_url_full" in sort_plan
     assert "TEMP B-TREE" not in sort_plan
+
+
+def follow(client, url: str, link: str) -> tuple[list[list[int]], list[str | None]]:
+    """Every page reached through links.<link> from `url`, and the links used."""
+    pages, used = [], []
+    while url:
+        body = client.get(url).json()
+        pages.append([report["id"] for report in body["data"]])
+        url = body["links"][link]
+        used.append(url)
+    return pages, used
+
+
+@pytest.mark.parametrize("sort", ["desc", "asc"])
+@pytest.mark.parametrize("sort_by", list(PLAIN_ORDER))
+def test_pages_reached_through_the_links_equal_the_offset_query_both_ways(owner_client, user, reports, sort_by, sort):
+    expected = offset_query(user, PLAIN_ORDER[sort_by], sort == "asc")
+    pages = [expected[offset : offset + 10] for offset in range(0, 27, 10)]
+
+    forward, next_links = follow(owner_client, f"{URL}?sort_by={sort_by}&sort={sort}", "next")
+    backward, prev_links = follow(owner_client, f"{URL}?sort_by={sort_by}&sort={sort}&page=3", "prev")
+
+    assert forward == pages
+    assert backward == pages[::-1]
+    # Sorts on columns that are never NULL resume from a key; the others walk by number.
+    resumes = sort_by in ("id", "url")
+    assert ("after=" in next_links[0]) == resumes
+    assert ("before=" in prev_links[0]) == resumes
+
+
+def test_a_cursor_for_another_page_or_list_is_ignored(owner_client, user, reports):
+    expected = offset_query(user, ("id",), False)
+    next_link = owner_client.get(URL).json()["links"]["next"]
+    after = next_link.split("after=")[1].split("&")[0]
+
+    # Made for page 2 of the unfiltered list: on page 3, or with another per_page, it means nothing.
+    third = owner_client.get(URL, {"page": 3, "after": after}).json()
+    resized = owner_client.get(URL, {"page": 2, "per_page": 25, "after": after}).json()
+    garbage = owner_client.get(URL, {"page": 2, "after": "!!not-a-cursor", "before": "e30"}).json()
+
+    assert [report["id"] for report in third["data"]] == expected[20:]
+    assert [report["id"] for report in resized["data"]] == expected[25:]
+    assert [report["id"] for report in garbage["data"]] == expected[10:20]
+
+
+def test_a_cursor_resumes_after_its_row_when_reports_were_added_meanwhile(owner_client, user, reports):
+    first = owner_client.get(URL).json()
+    ReportFactory(owner=user, url="https://deep.example/new")
+
+    second = owner_client.get(first["links"]["next"]).json()
+
+    # A page number would now repeat the first page's last report; the cursor goes on after it.
+    assert [report["id"] for report in second["data"]] == offset_query(user, ("id",), False)[11:21]
+    assert second["meta"]["total"] == 28
