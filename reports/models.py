@@ -62,8 +62,9 @@ class Project(models.Model):
             ),
         ]
         indexes = [
-            # GET /projects sorted by created_at (the default sort).
-            models.Index(fields=["owner", "created_at"], name="reports_project_owner_created"),
+            # GET /projects sorted by created_at (the default sort), ending in its tiebreak: the
+            # pager's cursors seek (created_at, id) in it (common.paging.Keyset).
+            models.Index(fields=["owner", "created_at", "id"], name="reports_project_owner_new_id"),
         ]
 
     def __str__(self) -> str:
