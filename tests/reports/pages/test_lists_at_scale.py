@@ -116,3 +116,33 @@ def test_the_report_list_needs_a_signed_in_user(client):
 
     assert response.status_code == 302
     assert "/s/login" in response["Location"]
+
+
+@pytest.mark.parametrize(("sort_by", "sort"), [("id", "desc"), ("url", "asc"), ("url", "desc"), ("result", "asc")])
+def test_html_pages_through_the_pager_links_equal_the_offset_query_both_ways(client, user, sort_by, sort):
+    import re
+    from html import unescape
+
+    project = ProjectFactory(owner=user)
+    for n in range(23):
+        ReportFactory(owner=user, project=project, url=f"https://a.example/{n % 5}", score=n % 3 * 40)
+    order = {"id": ("id",), "url": ("url", "id"), "result": ("score", "id")}[sort_by]
+    expected = list(
+        Report.objects.filter(owner=user)
+        .order_by(*(field if sort == "asc" else f"-{field}" for field in order))
+        .values_list("pk", flat=True)
+    )
+    client.force_login(user)
+
+    def walk(url: str, rel: str) -> list[list[int]]:
+        pages = []
+        while url:
+            response = client.get(url)
+            pages.append([report.pk for report in response.context["page"]])
+            link = re.search(rf'<a rel="{rel}" href="([^"]+)"', response.content.decode())
+            url = f"/reports/{unescape(link.group(1))}" if link else None
+        return pages
+
+    pages = [expected[offset : offset + 10] for offset in range(0, 23, 10)]
+    assert walk(f"/reports/?sort_by={sort_by}&sort={sort}", "next") == pages
+    assert walk(f"/reports/?sort_by={sort_by}&sort={sort}&page=3", "prev") == pages[::-1]
