@@ -99,11 +99,16 @@ def test_sort_by_url_is_the_order_of_the_whole_urls_past_the_indexed_prefix(owne
 
 @pytest.mark.parametrize(
     "search",
-    ["page", "PAGE-3", "zy", "/z", "aaaa/y", "%", "_", "e-", "nothing-like-it", "0%_o", 'a"b', "DEEP.EX", "p-0", "ex"],
+    [
+        *("page", "PAGE-3", "zy", "/z", "aaaa/y", "%", "_", "e-", "nothing-like-it", "0%_o", 'a"b', "DEEP.EX", "p-0"),
+        # Characters FTS5 queries give a meaning to: inside the quoted phrase they are text.
+        *("ex", "a*b", "b:c(near)", "^d", "near", "AND", "*"),
+    ],
 )
 def test_search_finds_what_like_finds(owner_client, user, reports, search):
     ReportFactory(owner=user, url="https://deep.example/100%_off")
     ReportFactory(owner=user, url='https://deep.example/a"b')
+    ReportFactory(owner=user, url="https://deep.example/a*b:c(NEAR)^d")
 
     ids, metas = all_pages(owner_client, search=search, sort="asc")
 
