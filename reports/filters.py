@@ -15,7 +15,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from common.paging import Keyset
 from reports import url_search
-from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, OwnerReportCount, Project, Report
+from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, OwnerProjectCount, OwnerReportCount, Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 
@@ -203,6 +203,12 @@ class ProjectFilterSet(DefaultingFilterSet):
 
     sort_fields = {"created_at": ("created_at", "id"), "project": ("name",)}
     default_sort_by = "created_at"
+
+    def kept_total(self, owner: object) -> int | None:
+        """The owner's kept project count (OwnerProjectCount) when no search narrows the list."""
+        if self.form.cleaned_data.get("search") not in (None, ""):
+            return None
+        return OwnerProjectCount.objects.filter(owner=owner).values_list("project_count", flat=True).first() or 0
 
     class Meta:
         model = Project

@@ -297,6 +297,20 @@ class OwnerReportCount(models.Model):
         return f"{self.owner_id}: {self.report_count}"
 
 
+class OwnerProjectCount(models.Model):
+    """How many projects an owner has, kept by database triggers on reports_project (migration
+    0013_owner_project_count), for the unfiltered project lists' total: exact past the 1,000 that
+    common.paging counts (an account with 10⁶ reports has 45,000 projects)."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.DB_CASCADE, primary_key=True, related_name="+"
+    )
+    project_count = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.owner_id}: {self.project_count}"
+
+
 class WebhookEvent(models.TextChoices):
     AUDIT_DONE = "audit.done", "Audit done"
     REPORT_DONE = "report.done", "Report done"

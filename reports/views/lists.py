@@ -142,7 +142,7 @@ def _score_histories(projects: list[Project], field: str) -> dict[int, list[tupl
 def project_list(request: HttpRequest) -> HttpResponse:
     projects = Project.objects.filter(owner=request.user)
     filterset = ProjectFilterSet(request.GET, queryset=projects, request=request)
-    page = _page(request, filterset.qs, filterset.keyset(filterset.qs))
+    page = _page(request, filterset.qs, filterset.keyset(filterset.qs), filterset.kept_total(request.user))
     chart = request.GET.get("chart", "score")
     chart = chart if chart in dict(CHART_CHOICES) else "score"
     histories = _score_histories(list(page), "score" if chart == "score" else f"score_{chart}")

@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from reports import services
-from reports.models import OwnerReportCount, Project, Report
+from reports.models import OwnerProjectCount, OwnerReportCount, Project, Report
 from tests.concurrency import run_concurrently
 from tests.factories import UserFactory
 from tests.reports.factories import ProjectFactory, ReportFactory
@@ -110,3 +110,69 @@ def test_concurrent_creates_and_deletes_keep_the_counts_exact(user):
     assert owner_counts() == raw_owner_counts()
     assert owner_counts()[user.pk] == 8 - 8 + 8 * 3
     assert dict(Project.objects.values_list("pk", "report_count")) == raw_project_counts()
+
+
+def project_counts() -> dict[int, int]:
+    return dict(OwnerProjectCount.objects.filter(project_count__gt=0).values_list("owner_id", "project_count"))
+
+
+def raw_project_owner_counts() -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for owner_id in Project.objects.values_list("owner_id", flat=True):
+        counts[owner_id] = counts.get(owner_id, 0) + 1
+    return counts
+
+
+@pytest.mark.django_db
+def test_project_counts_follow_creates_deletes_and_a_deleted_user(user, other_user):
+    services.project_get_or_create(owner=user, name="a.example")
+    services.project_get_or_create(owner=user, name="a.example")  # found, not made again
+    ReportFactory(owner=user, url="https://b.example/")  # its project is made with it
+    Project.objects.bulk_create([Project(owner=other_user, name=f"{n}.example") for n in range(3)])
+    services.project_delete(project=Project.objects.get(owner=user, name="a.example"))
+
+    assert project_counts() == raw_project_owner_counts() == {user.pk: 1, other_user.pk: 3}
+
+    get_user_model().objects.filter(pk=other_user.pk).delete()
+    assert project_counts() == raw_project_owner_counts() == {user.pk: 1}
+
+
+@pytest.mark.django_db
+def test_the_project_lists_total_is_the_kept_count_unless_searched(
+    owner_client, other_client, api_client, client, user
+):
+    for n in range(3):
+        ProjectFactory(owner=user, name=f"p{n}.example")
+    # Read from the kept row: proven by making it disagree with the projects.
+    OwnerProjectCount.objects.filter(owner=user).update(project_count=30)
+
+    listed = owner_client.get("/api/v1/projects").json()["meta"]
+    searched = owner_client.get("/api/v1/projects", {"search": "p1"}).json()["meta"]
+    client.force_login(user)
+    page = client.get("/reports/projects")
+
+    assert (listed["total"], listed["last_page"], listed["total_is_estimate"]) == (30, 3, False)
+    assert (searched["total"], searched["total_is_estimate"]) == (1, False)
+    assert page.context["page"].paginator.count == 30
+    assert other_client.get("/api/v1/projects").json()["meta"]["total"] == 0
+    assert api_client.get("/api/v1/projects").status_code == 401
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_project_creates_and_deletes_keep_the_count_exact(user):
+    doomed = [ProjectFactory(owner=user, name=f"old{n}.example") for n in range(8)]
+    numbers, lock = itertools.count(), threading.Lock()
+
+    def write() -> None:
+        with lock:
+            number = next(numbers)
+        if number % 2:
+            services.project_delete(project=doomed[number // 2])
+        else:
+            # Two threads share each name: get_or_create makes it once.
+            services.project_get_or_create(owner=user, name=f"new{number // 4}.example")
+
+    assert run_concurrently(write, times=16) == [None] * 16
+
+    assert project_counts() == raw_project_owner_counts() == {user.pk: 4}
