@@ -6,15 +6,22 @@
   end when the total is exact, and fetches only those rows whole.
 - `KeptCountPaginator` does the same for Django's Paginator (HTML lists and the admin).
 - `streamed_json` encodes a document in chunks for a StreamingHttpResponse.
+- `Keyset` and the cursors: the pager's next/previous links carry the key of the row they
+  resume from, so that paging on from any page is a seek, not a walk.
 """
 
+import base64
+import binascii
+import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from datetime import datetime
 
 from django.core.paginator import EmptyPage, Page, PageNotAnInteger, Paginator
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import connections, transaction
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet
+from django.db.models.fields.tuple_lookups import Tuple, TupleGreaterThan, TupleLessThan
 from django.utils.functional import cached_property
 
 # Up to this many rows a count is exact; it reads at most this many rows (a few ms, even for a search).
@@ -143,3 +150,98 @@ def streamed_json(data: object, *, chunk_size: int = 64 * 1024, **encoder_option
             buffer, size = [], 0
     if buffer:
         yield "".join(buffer).encode()
+
+
+class Keyset:
+    """A list's ORDER BY as a key, so that the pager's next/previous links can resume from a row.
+
+    `terms` are the ORDER BY's terms (field names or expressions), the last one unique (the id);
+    `key_of(row)` gives a row's values for them. A link to the next page carries the last row's
+    key (a cursor): that page is then a seek in the index of the sort, `(terms) < (key)` as one
+    row-value comparison (Django's own Tuple lookups, made for composite primary keys), which
+    PostgreSQL and SQLite answer as one index range; no entry before
+    it is read, however deep the page. Only for keys that are never NULL: a NULL would need an
+    OR, which no index range serves.
+    """
+
+    def __init__(self, terms: tuple, key_of: Callable[[object], tuple], *, descending: bool) -> None:
+        self.terms, self.key_of, self.descending = terms, key_of, descending
+
+    def seek(self, queryset: QuerySet, key: tuple, *, forward: bool) -> QuerySet:
+        """The rows of the ordered `queryset` after `key` (forward), or before it nearest first."""
+        row = Tuple(*(F(term) if isinstance(term, str) else term for term in self.terms))
+        past = TupleLessThan if self.descending == forward else TupleGreaterThan
+        rows = queryset.filter(past(row, tuple(key)))
+        return rows if forward else rows.reverse()
+
+
+def _cursor_value(value: object) -> object:
+    return {"t": value.isoformat()} if isinstance(value, datetime) else value
+
+
+def _key_value(value: object) -> object:
+    if isinstance(value, dict):
+        return datetime.fromisoformat(value["t"])
+    if isinstance(value, int | str):
+        return value
+    raise ValueError(value)
+
+
+def encode_cursor(page: int, signature: str, key: tuple) -> str:
+    """An opaque token for page `page` of the list `signature`, resuming after (or before) `key`."""
+    data = json.dumps([page, signature, [_cursor_value(value) for value in key]], separators=(",", ":"))
+    return base64.urlsafe_b64encode(data.encode()).decode().rstrip("=")
+
+
+def decode_cursor(token: str | None, page: int, signature: str) -> tuple | None:
+    """The key in `token` if it was made for this page of this list; else None (the caller walks)."""
+    if not token or len(token) > 4096:
+        return None
+    try:
+        data = json.loads(base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)))
+        token_page, token_signature, key = data
+        if token_page != page or token_signature != signature or not isinstance(key, list):
+            return None
+        return tuple(_key_value(value) for value in key)
+    except (ValueError, TypeError, KeyError, binascii.Error):
+        return None
+
+
+def list_signature(params: Mapping[str, str], *, ignore: tuple[str, ...]) -> str:
+    """A short digest of a list's parameters (filters, sort, page size): a cursor applies to its own list only."""
+    wanted = sorted((name, value) for name, values in params.lists() for value in values if name not in ignore)
+    return hashlib.sha256(json.dumps(wanted).encode()).hexdigest()[:12]
+
+
+CURSOR_PARAMS = ("page", "after", "before")
+
+
+def resumed_rows(
+    queryset: QuerySet, keyset: Keyset | None, params: Mapping[str, str], page: int, limit: int
+) -> list | None:
+    """Page `page`'s rows (up to `limit`) sought from the request's `after`/`before` cursor, or None.
+
+    None when there is no cursor, the sort has no Keyset, or the cursor was made for another
+    page or list: the caller then reads the page by its number (page_rows).
+    """
+    if keyset is None or page < 1:
+        return None
+    signature = list_signature(params, ignore=CURSOR_PARAMS)
+    for name, forward in (("after", True), ("before", False)):
+        key = decode_cursor(params.get(name), page, signature)
+        if key is not None and len(key) == len(keyset.terms):
+            rows = list(keyset.seek(queryset, key, forward=forward)[:limit])
+            return rows if forward else rows[::-1]
+    return None
+
+
+def cursor_links(keyset: Keyset | None, params: Mapping[str, str], page: int, rows: list) -> dict[str, str | None]:
+    """The `after` token of the next page and the `before` token of the previous one (None: walk)."""
+    if keyset is None or not rows:
+        return {"after": None, "before": None}
+    signature = list_signature(params, ignore=CURSOR_PARAMS)
+    return {
+        "after": encode_cursor(page + 1, signature, keyset.key_of(rows[-1])),
+        # Page 1 is read from the start of the index anyway: its link stays plain.
+        "before": encode_cursor(page - 1, signature, keyset.key_of(rows[0])) if page > 2 else None,
+    }

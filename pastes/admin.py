@@ -1,7 +1,10 @@
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.db.models import Q, QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.text import smart_split, unescape_string_literal
 
 from common.admin import ApiKeyAdmin, LargeTableAdmin
 from pastes.models import ApiKey, Paste, PasteProfile
@@ -26,6 +29,7 @@ class PasteAdmin(LargeTableAdmin):
     list_select_related = ("owner",)
     # An id or a username is matched exactly (an index lookup each); a name contains the words.
     # No date_hierarchy: its links list the distinct dates of the whole table, a scan of every paste.
+    # get_search_results() below runs this search without a join, so that each part is an index.
     search_fields = ("=id", "name", "=owner__username")
     raw_id_fields = ("owner",)
     fields = (
@@ -50,6 +54,23 @@ class PasteAdmin(LargeTableAdmin):
     @admin.display(boolean=True, description="password")
     def has_password(self, paste: Paste) -> bool:
         return paste.password_protected
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Paste], search_term: str
+    ) -> tuple[QuerySet[Paste], bool]:
+        """Django's search (every word matches one of search_fields), as ORs on the paste table alone.
+
+        Django's own joins auth_user for the username and ORs across the join, which no index
+        serves: a scan of 10⁶ pastes (5.7 s). Here the usernames are looked up first, so each
+        word is `id = … OR UPPER(name) LIKE … OR owner_id IN (…)`: a BitmapOr of the primary
+        key, the trigram index on names (pastes 0007_paste_name_trgm, PostgreSQL) and the owner index.
+        """
+        for bit in smart_split(search_term):
+            if bit.startswith(('"', "'")) and bit[0] == bit[-1]:
+                bit = unescape_string_literal(bit)
+            owners = list(get_user_model().objects.filter(username__iexact=bit).values_list("pk", flat=True))
+            queryset = queryset.filter(Q(pk=bit) | Q(name__icontains=bit) | Q(owner_id__in=owners))
+        return queryset, False
 
     def save_model(self, request: HttpRequest, obj: Paste, form: ModelForm, change: bool) -> None:
         # As in the API, the deadline follows the label and runs from when it was set.

@@ -7,12 +7,15 @@ invalid values instead of raising.
 """
 
 from django import forms
-from django.db.models import Expression, F, QuerySet, Sum
+from django.db import connections
+from django.db.models import Expression, F, QuerySet
 from django.db.models.functions import Left
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import OpenApiParameter
 
-from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, Project, Report
+from common.paging import Keyset
+from reports import url_search
+from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, OwnerProjectCount, OwnerReportCount, Project, Report
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 
@@ -25,6 +28,8 @@ class DefaultingFilterSet(filters.FilterSet):
     # sort_by value → model fields (or expressions) to order by; the last one breaks ties.
     sort_fields: dict[str, tuple[str | Expression, ...]] = {}
     default_sort_by = ""
+    # sort_by values whose first column may be NULL: no keyset cursor (see Keyset).
+    nullable_sorts: frozenset[str] = frozenset()
 
     def get_form_class(self) -> type[forms.Form]:
         # django-filter builds this class, and a form field for each filter, on every request;
@@ -43,13 +48,38 @@ class DefaultingFilterSet(filters.FilterSet):
         """Parameters that only steer other filters or the ordering."""
         return queryset
 
+    def sort_terms(self, queryset: QuerySet, sort_by: str) -> tuple[str | Expression, ...]:
+        return self.sort_fields[sort_by]
+
+    def keyset(self, queryset: QuerySet) -> Keyset | None:
+        """The list's sort as a key for the pager's cursors (common.paging.Keyset); None for
+        sorts on a column that may be NULL (their pages are read by number)."""
+        cleaned = self.form.cleaned_data
+        sort_by = cleaned.get("sort_by") or self.default_sort_by
+        if sort_by in self.nullable_sorts:
+            return None
+        terms = self.sort_terms(queryset, sort_by)
+        return Keyset(
+            terms, lambda row: tuple(_key_value(row, term) for term in terms), descending=cleaned.get("sort") != "asc"
+        )
+
     def filter_queryset(self, queryset: QuerySet) -> QuerySet:
         queryset = super().filter_queryset(queryset)
         cleaned = self.form.cleaned_data
-        fields = self.sort_fields[cleaned.get("sort_by") or self.default_sort_by]
+        fields = self.sort_terms(queryset, cleaned.get("sort_by") or self.default_sort_by)
         ascending = cleaned.get("sort") == "asc"
         terms = (F(field) if isinstance(field, str) else field for field in fields)
         return queryset.order_by(*(term.asc() if ascending else term.desc() for term in terms))
+
+
+def _key_value(row: object, term: str | Expression) -> object:
+    """A row's value for one sort term: a field, or the indexed URL prefix (Left)."""
+    if isinstance(term, str):
+        return getattr(row, term)
+    if isinstance(term, Left):
+        field, length = term.get_source_expressions()
+        return getattr(row, field.name)[: length.value]
+    raise TypeError(f"no key value for {term!r}")
 
 
 def fallback_parameters(filterset_class: type[DefaultingFilterSet]) -> list[OpenApiParameter]:
@@ -66,9 +96,7 @@ def fallback_parameters(filterset_class: type[DefaultingFilterSet]) -> list[Open
 
 
 class ReportFilterSet(DefaultingFilterSet):
-    search = filters.CharFilter(
-        field_name="url", lookup_expr="icontains", help_text="Reports whose URL contains this (any case)."
-    )
+    search = filters.CharFilter(method="filter_search", help_text="Reports whose URL contains this (any case).")
     search_by = filters.ChoiceFilter(
         choices=[("url", "url")], method="keep", help_text="The field searched: only url (the default)."
     )
@@ -114,6 +142,7 @@ class ReportFilterSet(DefaultingFilterSet):
         "result": ("score", "id"),
     }
     default_sort_by = "id"
+    nullable_sorts = frozenset({"generated_at", "result"})
 
     class Meta:
         model = Report
@@ -128,23 +157,35 @@ class ReportFilterSet(DefaultingFilterSet):
             "sort",
         ]
 
+    def filter_search(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return url_search.url_contains(queryset, value)
+
+    def sort_terms(self, queryset: QuerySet, sort_by: str) -> tuple[str | Expression, ...]:
+        # SQLite indexes whole URLs (reports_report_owner_url_full, 0011_sqlite_url_search) and
+        # its planner cannot see that the prefix orders them: the same order, without the prefix.
+        if sort_by == "url" and connections[queryset.db].vendor == "sqlite":
+            return ("url", "id")
+        return super().sort_terms(queryset, sort_by)
+
     def filter_project(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
         return queryset.filter(project__name=value.strip().lower())
 
     def kept_total(self, owner: object) -> int | None:
-        """The list's length from the projects' kept report counts, when nothing but `project` narrows it.
+        """The list's length from a kept count, when nothing but `project` narrows it.
 
-        Exact and constant-time (a sum over the owner's projects), where COUNT(*) would read
-        every entry of an index: 10⁶ of them for a long-lived account.
+        The owner's count (OwnerReportCount), or the project's (Project.report_count): exact
+        and one row, where COUNT(*) would read every entry of an index, 10⁶ of them for a
+        long-lived account.
         """
         cleaned = self.form.cleaned_data
         narrowing = ("search", "result", "min_score", *(f"min_score_{category}" for category in SCORE_CATEGORIES))
         if any(cleaned.get(name) not in (None, "") for name in narrowing):
             return None
-        projects = Project.objects.filter(owner=owner)
         if cleaned.get("project"):
-            projects = projects.filter(name=cleaned["project"].strip().lower())
-        return projects.aggregate(total=Sum("report_count"))["total"] or 0
+            project = Project.objects.filter(owner=owner, name=cleaned["project"].strip().lower())
+            return project.values_list("report_count", flat=True).first() or 0
+        # One row, where summing the projects' counts reads a row per project (10⁴ to 10⁵).
+        return OwnerReportCount.objects.filter(owner=owner).values_list("report_count", flat=True).first() or 0
 
 
 class ProjectFilterSet(DefaultingFilterSet):
@@ -162,6 +203,12 @@ class ProjectFilterSet(DefaultingFilterSet):
 
     sort_fields = {"created_at": ("created_at", "id"), "project": ("name",)}
     default_sort_by = "created_at"
+
+    def kept_total(self, owner: object) -> int | None:
+        """The owner's kept project count (OwnerProjectCount) when no search narrows the list."""
+        if self.form.cleaned_data.get("search") not in (None, ""):
+            return None
+        return OwnerProjectCount.objects.filter(owner=owner).values_list("project_count", flat=True).first() or 0
 
     class Meta:
         model = Project

@@ -62,8 +62,9 @@ class Project(models.Model):
             ),
         ]
         indexes = [
-            # GET /projects sorted by created_at (the default sort).
-            models.Index(fields=["owner", "created_at"], name="reports_project_owner_created"),
+            # GET /projects sorted by created_at (the default sort), ending in its tiebreak: the
+            # pager's cursors seek (created_at, id) in it (common.paging.Keyset).
+            models.Index(fields=["owner", "created_at", "id"], name="reports_project_owner_new_id"),
         ]
 
     def __str__(self) -> str:
@@ -276,6 +277,38 @@ class Report(models.Model):
 
     def check_page_password(self, raw_password: str) -> bool:
         return bool(self.password) and check_password(raw_password, self.password)
+
+
+class OwnerReportCount(models.Model):
+    """How many reports an owner has, kept by database triggers (migration 0009_owner_report_count).
+
+    The unfiltered `GET /api/v1/reports` reads it for `meta.total`: exact and one row, where
+    COUNT(*) reads an index entry per report (~250 ms for 9·10⁵ reports) and summing the
+    projects' `report_count` reads a row per project (10⁴ to 10⁵ for a long-lived account).
+    The triggers fire on every insert, delete and change of owner, whoever makes them.
+    """
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.DB_CASCADE, primary_key=True, related_name="+"
+    )
+    report_count = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.owner_id}: {self.report_count}"
+
+
+class OwnerProjectCount(models.Model):
+    """How many projects an owner has, kept by database triggers on reports_project (migration
+    0013_owner_project_count), for the unfiltered project lists' total: exact past the 1,000 that
+    common.paging counts (an account with 10⁶ reports has 45,000 projects)."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.DB_CASCADE, primary_key=True, related_name="+"
+    )
+    project_count = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.owner_id}: {self.project_count}"
 
 
 class WebhookEvent(models.TextChoices):

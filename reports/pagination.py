@@ -24,10 +24,10 @@ from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import replace_query_param
+from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from common.paging import EXACT_COUNT_LIMIT, list_total, page_rows
+from common.paging import EXACT_COUNT_LIMIT, cursor_links, list_total, page_rows, resumed_rows
 
 PER_PAGE_CHOICES = (10, 25, 50, 100)
 DEFAULT_PER_PAGE = 10
@@ -53,7 +53,16 @@ class LaravelPagination(BasePagination):
         self.total, self.total_is_estimate = list_total(queryset, getattr(view, "kept_total", None))
         self.offset = (self.page - 1) * self.per_page
         self.has_next = self.offset + self.per_page < self.total
-        if not self.total_is_estimate:
+        self.keyset = getattr(view, "keyset", None)
+        # links.next/prev carry the key to resume from: following them is a seek, however deep.
+        resumed = resumed_rows(
+            queryset, self.keyset, request.query_params, self.page, self.per_page + int(self.total_is_estimate)
+        )
+        if resumed is not None:
+            self.items = resumed[: self.per_page]
+            if self.total_is_estimate:
+                self.has_next = len(resumed) > self.per_page
+        elif not self.total_is_estimate:
             # Past the end, page_rows skips the query: a huge page would overflow the SQL OFFSET.
             self.items = page_rows(queryset, self.offset, self.per_page, self.total)
         else:
@@ -65,14 +74,15 @@ class LaravelPagination(BasePagination):
 
     def get_paginated_response(self, data: list) -> Response:
         last_page = max(1, math.ceil(self.total / self.per_page))
+        cursors = cursor_links(self.keyset, self.request.query_params, self.page, self.items)
         return Response(
             {
                 "data": data,
                 "links": {
                     "first": self._page_url(1),
                     "last": self._page_url(last_page),
-                    "prev": self._page_url(self.page - 1) if self.page > 1 else None,
-                    "next": self._page_url(self.page + 1) if self.has_next else None,
+                    "prev": self._page_url(self.page - 1, before=cursors["before"]) if self.page > 1 else None,
+                    "next": self._page_url(self.page + 1, after=cursors["after"]) if self.has_next else None,
                 },
                 "meta": {
                     "current_page": self.page,
@@ -88,8 +98,14 @@ class LaravelPagination(BasePagination):
             }
         )
 
-    def _page_url(self, page: int) -> str:
-        return replace_query_param(self.request.build_absolute_uri(), self.page_query_param, page)
+    def _page_url(self, page: int, **cursor: str | None) -> str:
+        url = self.request.build_absolute_uri()
+        for name in ("after", "before"):
+            url = remove_query_param(url, name)
+        for name, token in cursor.items():
+            if token:
+                url = replace_query_param(url, name, token)
+        return replace_query_param(url, self.page_query_param, page)
 
     def get_paginated_response_schema(self, schema: dict) -> dict:
         nullable_url = {"type": "string", "format": "uri", "nullable": True}
@@ -150,4 +166,15 @@ class LaravelPagination(BasePagination):
                 # A string, not an integer enum: other values are not refused (the schema would promise a 4xx).
                 "schema": {"type": "string", "example": "25"},
             },
+            *(
+                {
+                    "name": name,
+                    "in": "query",
+                    "required": False,
+                    "description": f"Set by links.{link} (opaque): the page is read from the row {side} it, "
+                    "without walking the pages before. Ignored when made for another page or other parameters.",
+                    "schema": {"type": "string"},
+                }
+                for name, link, side in (("after", "next", "after"), ("before", "prev", "before"))
+            ),
         ]

@@ -31,6 +31,16 @@ class ProjectViewSet(ReportsApiView, mixins.ListModelMixin, mixins.DestroyModelM
             return Project.objects.none()
         return Project.objects.filter(owner=self.request.user)
 
+    def filter_queryset(self, queryset: QuerySet[Project]) -> QuerySet[Project]:
+        if self.action != "list":
+            return queryset
+        filterset = ProjectFilterSet(self.request.query_params, queryset=queryset, request=self.request)
+        # Read by LaravelPagination: the sort as a key for the pager links' cursors, and the
+        # total without counting when no search narrows the list.
+        self.keyset = filterset.keyset(filterset.qs)
+        self.kept_total = filterset.kept_total(self.request.user)
+        return filterset.qs
+
     def get_object(self) -> Project:
         return get_object_or_404(self.get_queryset(), name=self.kwargs["project"].strip().lower())
 

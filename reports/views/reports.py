@@ -44,6 +44,7 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
         reports = filterset.qs
         # Read by LaravelPagination: the total without counting, when the filters allow it.
         self.kept_total = filterset.kept_total(self.request.user)
+        self.keyset = filterset.keyset(reports)
         return reports
 
     def retrieve(self, request: Request, *args: object, **kwargs: object) -> Response:

@@ -21,6 +21,38 @@ def test_admin_lists_and_searches_pastes_by_owner(admin_client, user, other_user
     assert b"alice-paste" not in response.content
 
 
+@pytest.mark.parametrize(
+    ("query", "found"),
+    [
+        ("recipe", {"garden recipe", "Recipe box"}),
+        ("BOX", {"Recipe box"}),
+        ("bob", {"bob-notes"}),
+        ("BOB", {"bob-notes"}),
+        ("recipe alice", {"garden recipe", "Recipe box"}),
+        ("recipe bob", set()),
+        ('"garden recipe"', {"garden recipe"}),
+        ("nothing", set()),
+    ],
+)
+def test_admin_search_matches_ids_names_and_usernames_as_django_would(admin_client, user, other_user, query, found):
+    PasteFactory(owner=user, name="garden recipe")
+    PasteFactory(owner=user, name="Recipe box")
+    PasteFactory(owner=other_user, name="bob-notes")
+
+    response = admin_client.get("/admin/pastes/paste/", {"q": query})
+
+    assert response.status_code == status.HTTP_200_OK
+    assert {paste.name for paste in response.context["cl"].result_list} == found
+
+
+def test_admin_search_finds_a_paste_by_its_id(admin_client, user):
+    paste, _ = PasteFactory(owner=user, name="one"), PasteFactory(owner=user, name="two")
+
+    response = admin_client.get("/admin/pastes/paste/", {"q": paste.pk})
+
+    assert [found.pk for found in response.context["cl"].result_list] == [paste.pk]
+
+
 def test_admin_filters_pastes_by_exposure_and_burn(admin_client, user):
     PasteFactory(owner=user, name="open-one", exposure="public")
     PasteFactory(owner=user, name="hidden-one", exposure="private", burn_after_read=True)

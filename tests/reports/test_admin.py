@@ -1,4 +1,5 @@
 import pytest
+from django_tasks_db.models import DBTaskResult
 from pytest_django.asserts import assertContains, assertNotContains
 
 from reports.models import ApiKey, Report
@@ -77,7 +78,61 @@ def test_project_list_shows_report_counts(admin_client):
     response = admin_client.get("/admin/reports/project/")
 
     assertContains(response, "shop.example")
-    assertContains(response, '<td class="field-report_count">3</td>', html=True)
+    assertContains(
+        response,
+        f'<td class="field-reports"><a href="/admin/reports/report/?project__id__exact={project.pk}">3</a></td>',
+        html=True,
+    )
+
+
+def test_the_report_list_sidebar_names_the_chosen_project_only(admin_client):
+    chosen = ProjectFactory(name="chosen.example")
+    report = ReportFactory(owner=chosen.owner, project=chosen, url="https://chosen.example/page")
+    for n in range(5):
+        ReportFactory(url=f"https://other-{n}.example/")
+
+    unfiltered = admin_client.get(CHANGELIST)
+    filtered = admin_client.get(CHANGELIST, {"project__id__exact": chosen.pk})
+    unknown = admin_client.get(CHANGELIST, {"project__id__exact": "999999"})
+    malformed = admin_client.get(CHANGELIST, {"project__id__exact": "x"})
+
+    # No project menu: the sidebar would list every project (50,000 at 10⁶ reports).
+    assertNotContains(unfiltered, "?project__id__exact=")
+    assert unfiltered.context["cl"].result_count == 6
+    assert list(filtered.context["cl"].result_list) == [report]
+    assertContains(filtered, "chosen.example")
+    assertNotContains(filtered, "other-1.example")
+    assert unknown.status_code == malformed.status_code == 200
+    assert unknown.context["cl"].result_count == malformed.context["cl"].result_count == 0
+
+
+@pytest.mark.parametrize("url", [CHANGELIST, "/admin/reports/project/", "/admin/django_tasks_database/dbtaskresult/"])
+def test_the_large_lists_are_for_staff_only(client, user, url):
+    anonymous = client.get(url)
+    client.force_login(user)
+    signed_in = client.get(url)
+
+    assert anonymous.status_code == signed_in.status_code == 302
+    assert anonymous["Location"].startswith("/admin/login/")
+
+
+def test_the_task_list_is_newest_first_with_fixed_filters(admin_client, settings):
+    from reports.tasks import analyze_report
+
+    settings.TASKS = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
+    for report in ReportFactory.create_batch(3):
+        analyze_report.enqueue(report.pk, report.analysis_run)
+    newest_first = list(DBTaskResult.objects.order_by("-enqueued_at", "-id").values_list("id", flat=True))
+
+    response = admin_client.get("/admin/django_tasks_database/dbtaskresult/")
+    by_queue = admin_client.get("/admin/django_tasks_database/dbtaskresult/", {"queue_name": "default"})
+
+    assert response.status_code == 200
+    assert [task.id for task in response.context["cl"].result_list] == newest_first
+    assert len(newest_first) == 3
+    assert response.context["cl"].show_full_result_count is False
+    assert [str(spec.title) for spec in response.context["cl"].filter_specs] == ["status", "queue name"]
+    assert by_queue.context["cl"].result_count == 3
 
 
 def test_api_keys_are_still_in_admin(admin_client, user):

@@ -17,6 +17,8 @@ def test_api_schema_documents_the_reports_api(client):
     assert list_parameters == {
         "page",
         "per_page",
+        "after",
+        "before",
         "search",
         "search_by",
         "project",

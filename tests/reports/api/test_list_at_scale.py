@@ -97,9 +97,18 @@ def test_sort_by_url_is_the_order_of_the_whole_urls_past_the_indexed_prefix(owne
     assert len({url[:URL_SORT_PREFIX] for url in by_id.values() if url.startswith(LONG_PREFIX)}) == 1
 
 
-@pytest.mark.parametrize("search", ["page", "PAGE-3", "zy", "/z", "aaaa/y", "%", "_", "e-", "nothing-like-it"])
+@pytest.mark.parametrize(
+    "search",
+    [
+        *("page", "PAGE-3", "zy", "/z", "aaaa/y", "%", "_", "e-", "nothing-like-it", "0%_o", 'a"b', "DEEP.EX", "p-0"),
+        # Characters FTS5 queries give a meaning to: inside the quoted phrase they are text.
+        *("ex", "a*b", "b:c(near)", "^d", "near", "AND", "*"),
+    ],
+)
 def test_search_finds_what_like_finds(owner_client, user, reports, search):
     ReportFactory(owner=user, url="https://deep.example/100%_off")
+    ReportFactory(owner=user, url='https://deep.example/a"b')
+    ReportFactory(owner=user, url="https://deep.example/a*b:c(NEAR)^d")
 
     ids, metas = all_pages(owner_client, search=search, sort="asc")
 
@@ -229,3 +238,96 @@ def test_a_huge_page_past_an_estimated_total_is_empty(owner_client, reports, mon
     assert response.status_code == status.HTTP_200_OK
     assert response.json()["data"] == []
     assert response.json()["links"]["next"] is None
+
+
+def test_search_follows_created_changed_and_deleted_urls(owner_client, user, other_user):
+    """On SQLite the trigram table is kept by triggers; on PostgreSQL the GIN index: same answers."""
+    kept = ReportFactory(owner=user, url="https://a.example/kiwi-tart")
+    changed = ReportFactory(owner=user, url="https://a.example/kiwi-pie")
+    deleted = ReportFactory(owner=user, url="https://a.example/kiwi-jam")
+    ReportFactory(owner=other_user, url="https://a.example/kiwi-theirs")
+    Report.objects.filter(pk=changed.pk).update(url="https://a.example/plum-pie")
+    deleted.delete()
+    Report.objects.bulk_create(
+        [Report(owner=user, project=kept.project, url="https://a.example/KIWI-bulk", results={})]
+    )
+
+    def found(term: str) -> list[str]:
+        ids, _ = all_pages(owner_client, search=term, sort="asc")
+        return [Report.objects.get(pk=report_id).url for report_id in ids]
+
+    assert found("kiwi") == ["https://a.example/kiwi-tart", "https://a.example/KIWI-bulk"]
+    assert found("plum-") == ["https://a.example/plum-pie"]
+    assert found("kiwi-jam") == found("kiwi-pie") == []
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's own indexes")
+def test_on_sqlite_search_reads_the_trigram_table_and_sort_by_url_the_whole_url_index(user):
+    from reports.filters import ReportFilterSet
+
+    def plan(params: dict) -> str:
+        queryset = ReportFilterSet(params, queryset=Report.objects.filter(owner=user)).qs.values("pk")[:10]
+        sql, sql_params = queryset.query.sql_with_params()
+        with connection.cursor() as cursor:
+            cursor.execute(f"EXPLAIN QUERY PLAN {sql}", sql_params)
+            return " | ".join(str(row[-1]) for row in cursor.fetchall())
+
+    assert "reports_report_url_fts" in plan({"search": "kiwi"})
+    assert "reports_report_url_fts" not in plan({"search": "ki"})  # under a trigram: LIKE alone
+    sort_plan = plan({"sort_by": "url"})
+    assert "reports_report_owner_url_full" in sort_plan
+    assert "TEMP B-TREE" not in sort_plan
+
+
+def follow(client, url: str, link: str) -> tuple[list[list[int]], list[str | None]]:
+    """Every page reached through links.<link> from `url`, and the links used."""
+    pages, used = [], []
+    while url:
+        body = client.get(url).json()
+        pages.append([report["id"] for report in body["data"]])
+        url = body["links"][link]
+        used.append(url)
+    return pages, used
+
+
+@pytest.mark.parametrize("sort", ["desc", "asc"])
+@pytest.mark.parametrize("sort_by", list(PLAIN_ORDER))
+def test_pages_reached_through_the_links_equal_the_offset_query_both_ways(owner_client, user, reports, sort_by, sort):
+    expected = offset_query(user, PLAIN_ORDER[sort_by], sort == "asc")
+    pages = [expected[offset : offset + 10] for offset in range(0, 27, 10)]
+
+    forward, next_links = follow(owner_client, f"{URL}?sort_by={sort_by}&sort={sort}", "next")
+    backward, prev_links = follow(owner_client, f"{URL}?sort_by={sort_by}&sort={sort}&page=3", "prev")
+
+    assert forward == pages
+    assert backward == pages[::-1]
+    # Sorts on columns that are never NULL resume from a key; the others walk by number.
+    resumes = sort_by in ("id", "url")
+    assert ("after=" in next_links[0]) == resumes
+    assert ("before=" in prev_links[0]) == resumes
+
+
+def test_a_cursor_for_another_page_or_list_is_ignored(owner_client, user, reports):
+    expected = offset_query(user, ("id",), False)
+    next_link = owner_client.get(URL).json()["links"]["next"]
+    after = next_link.split("after=")[1].split("&")[0]
+
+    # Made for page 2 of the unfiltered list: on page 3, or with another per_page, it means nothing.
+    third = owner_client.get(URL, {"page": 3, "after": after}).json()
+    resized = owner_client.get(URL, {"page": 2, "per_page": 25, "after": after}).json()
+    garbage = owner_client.get(URL, {"page": 2, "after": "!!not-a-cursor", "before": "e30"}).json()
+
+    assert [report["id"] for report in third["data"]] == expected[20:]
+    assert [report["id"] for report in resized["data"]] == expected[25:]
+    assert [report["id"] for report in garbage["data"]] == expected[10:20]
+
+
+def test_a_cursor_resumes_after_its_row_when_reports_were_added_meanwhile(owner_client, user, reports):
+    first = owner_client.get(URL).json()
+    ReportFactory(owner=user, url="https://deep.example/new")
+
+    second = owner_client.get(first["links"]["next"]).json()
+
+    # A page number would now repeat the first page's last report; the cursor goes on after it.
+    assert [report["id"] for report in second["data"]] == offset_query(user, ("id",), False)[11:21]
+    assert second["meta"]["total"] == 28

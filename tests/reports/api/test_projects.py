@@ -1,4 +1,4 @@
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.utils import timezone
@@ -184,3 +184,27 @@ def test_delete_without_a_key_is_unauthenticated_and_keeps_the_project(api_clien
 
     assert_reports_error(response, 401)
     assert Project.objects.exists()
+
+
+@pytest.mark.parametrize(("sort_by", "sort"), [("created_at", "desc"), ("created_at", "asc"), ("project", "asc")])
+def test_project_pages_through_the_links_equal_the_offset_query(owner_client, user, sort_by, sort):
+    for n in range(23):
+        project = ProjectFactory(owner=user, name=f"p{n:02}.example")
+        # Ties on created_at: the id breaks them.
+        Project.objects.filter(pk=project.pk).update(created_at=datetime(2026, 1, 1 + n % 4, tzinfo=UTC))
+    order = {"created_at": ("created_at", "id"), "project": ("name",)}[sort_by]
+    expected = list(
+        Project.objects.filter(owner=user)
+        .order_by(*(field if sort == "asc" else f"-{field}" for field in order))
+        .values_list("name", flat=True)
+    )
+
+    names, url, links = [], f"/api/v1/projects?sort_by={sort_by}&sort={sort}", []
+    while url:
+        body = owner_client.get(url).json()
+        names += [project["project"] for project in body["data"]]
+        url = body["links"]["next"]
+        links.append(url)
+
+    assert names == expected
+    assert "after=" in links[0]

@@ -4,10 +4,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.db import connection
-from pytest_django.asserts import assertContains
+from pytest_django.asserts import assertContains, assertNotContains
 
 from common import paging
 from reports.models import Report
+from reports.views import lists
 from reports.views.lists import CHART_POINTS
 from tests.reports.factories import ProjectFactory, ReportFactory
 
@@ -87,3 +88,61 @@ def test_a_huge_page_past_an_estimated_count_is_an_empty_list(client, user, monk
     assert response.status_code == 200
     # SQLite counts exactly, and Django's paginator then shows the last page.
     assert len(response.context["page"]) == (0 if connection.vendor == "postgresql" else 4)
+
+
+def test_the_project_field_suggests_the_newest_projects_only_and_filters_on_any(client, user, other_user, monkeypatch):
+    monkeypatch.setattr(lists, "PROJECT_MENU_SIZE", 3)
+    oldest = ProjectFactory(owner=user, name="old.example")
+    ReportFactory(owner=user, project=oldest, url="https://old.example/page")
+    for name in ("d.example", "b.example", "c.example"):
+        ProjectFactory(owner=user, name=name)
+    ProjectFactory(owner=other_user, name="theirs.example")
+    client.force_login(user)
+
+    response = client.get("/reports/")
+
+    assert response.context["projects"] == ["b.example", "c.example", "d.example"]
+    assertContains(response, '<option value="c.example"></option>', html=True)
+    assertNotContains(response, '<option value="old.example"></option>', html=True)
+    assertNotContains(response, "theirs.example")
+    # A project past the suggestions is still typed into the same field.
+    filtered = client.get("/reports/", {"project": "OLD.example"})
+    assert [report.url for report in filtered.context["page"]] == ["https://old.example/page"]
+    assertContains(filtered, 'value="OLD.example"')
+
+
+def test_the_report_list_needs_a_signed_in_user(client):
+    response = client.get("/reports/")
+
+    assert response.status_code == 302
+    assert "/s/login" in response["Location"]
+
+
+@pytest.mark.parametrize(("sort_by", "sort"), [("id", "desc"), ("url", "asc"), ("url", "desc"), ("result", "asc")])
+def test_html_pages_through_the_pager_links_equal_the_offset_query_both_ways(client, user, sort_by, sort):
+    import re
+    from html import unescape
+
+    project = ProjectFactory(owner=user)
+    for n in range(23):
+        ReportFactory(owner=user, project=project, url=f"https://a.example/{n % 5}", score=n % 3 * 40)
+    order = {"id": ("id",), "url": ("url", "id"), "result": ("score", "id")}[sort_by]
+    expected = list(
+        Report.objects.filter(owner=user)
+        .order_by(*(field if sort == "asc" else f"-{field}" for field in order))
+        .values_list("pk", flat=True)
+    )
+    client.force_login(user)
+
+    def walk(url: str, rel: str) -> list[list[int]]:
+        pages = []
+        while url:
+            response = client.get(url)
+            pages.append([report.pk for report in response.context["page"]])
+            link = re.search(rf'<a rel="{rel}" href="([^"]+)"', response.content.decode())
+            url = f"/reports/{unescape(link.group(1))}" if link else None
+        return pages
+
+    pages = [expected[offset : offset + 10] for offset in range(0, 23, 10)]
+    assert walk(f"/reports/?sort_by={sort_by}&sort={sort}", "next") == pages
+    assert walk(f"/reports/?sort_by={sort_by}&sort={sort}&page=3", "prev") == pages[::-1]

@@ -152,7 +152,12 @@ def test_report_list_pages_with_per_page_and_keeps_the_filters_in_the_links(clie
     wide = client.get(f"{REPORTS}?per_page=25")
 
     assert len(first.context["page"]) == 10
-    assertContains(first, 'href="?project=many.example&amp;page=2"')
+    after = first.context["page"].cursors["after"]
+    # The next link keeps the filters and carries the cursor to resume from (docs/scale.md).
+    assertContains(first, f'href="?project=many.example&amp;page=2&amp;after={after}"')
+    assert [
+        report.pk for report in client.get(f"{REPORTS}?project=many.example&page=2&after={after}").context["page"]
+    ] == [report.pk for report in second.context["page"]]
     assert len(second.context["page"]) == 2
     assert len(wide.context["page"]) == 12
 
