@@ -92,7 +92,9 @@ def evaluate(budget: dict | None, *, score: int | None, results: dict | None) ->
     return judge(budget, score=score, category_scores=lambda: category_scores(results), check_passed=check_passed)
 
 
-def judge(budget: dict, *, score: int, category_scores: Callable[[], dict], check_passed: Callable[[str], bool | None]) -> dict:
+def judge(
+    budget: dict, *, score: int, category_scores: Callable[[], dict], check_passed: Callable[[str], bool | None]
+) -> dict:
     """The verdict of a budget on a score, category scores (computed only if needed) and checks.
 
     `check_passed(key)` is True, False, or None when the check did not run. Reports give their

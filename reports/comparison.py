@@ -115,9 +115,7 @@ def _signed(delta: int | None) -> str:
     return "n/a" if delta is None else f"{delta:+d}"
 
 
-def to_markdown(
-    comparison: Comparison, *, report_url: str = "", baseline_url: str = "", noun: str = "Report"
-) -> str:
+def to_markdown(comparison: Comparison, *, report_url: str = "", baseline_url: str = "", noun: str = "Report") -> str:
     """A summary for a pull-request comment: scores, then the regressions and the improvements."""
     report, baseline = comparison.report, comparison.baseline
     score = comparison.score

@@ -234,9 +234,7 @@ class Report(models.Model):
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
             # An audit's pages (its summary, exports, page list, the cascade of its delete).
-            models.Index(
-                fields=["audit", "id"], condition=Q(audit__isnull=False), name="reports_report_audit_id"
-            ),
+            models.Index(fields=["audit", "id"], condition=Q(audit__isnull=False), name="reports_report_audit_id"),
             # The project chart: a project's newest analysed reports.
             models.Index(fields=["project", "generated_at", "id"], name="reports_report_project_gen"),
             # requeue_stale_analyses(): unfinished analyses whose lease has passed.

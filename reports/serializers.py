@@ -487,7 +487,9 @@ class AuditCreateSerializer(ReportCreateSerializer):
         if isinstance(self.initial_data, dict) and isinstance(self.initial_data.get("max_pages"), bool):
             raise serializers.ValidationError("The max pages must be an integer.")
         if value > settings.REPORTS_AUDIT_MAX_PAGES:
-            raise serializers.ValidationError(f"The max pages may not be greater than {settings.REPORTS_AUDIT_MAX_PAGES}.")
+            raise serializers.ValidationError(
+                f"The max pages may not be greater than {settings.REPORTS_AUDIT_MAX_PAGES}."
+            )
         return value
 
     def validate_project(self, value: str | None) -> Project | None:

@@ -53,6 +53,3 @@ def audit_finished(audit_id: int) -> int:
                 )
             )
     return sum(webhooks.send_event(project, event, payload) for event, payload in events)
-
-
-

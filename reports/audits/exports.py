@@ -25,7 +25,7 @@ class _Echo:
 
 
 def page_rows(audit: Audit) -> Iterator[dict]:
-    pages = audit.pages.order_by("pk").values_list(*(["pk"] + PAGE_FIELDS[1:]))
+    pages = audit.pages.order_by("pk").values_list(*(["pk", *PAGE_FIELDS[1:]]))
     for row in pages.iterator(chunk_size=200):
         values = dict(zip(PAGE_FIELDS, row, strict=True))
         values["result"] = values["result"] or None
@@ -78,6 +78,3 @@ def response(audit: Audit, what: str, fmt: str) -> StreamingHttpResponse:
     streamed = StreamingHttpResponse((chunk.encode() for chunk in body), content_type=content_type)
     streamed["Content-Disposition"] = content_disposition_header(True, f"audit-{audit.pk}-{what}.{fmt}")
     return streamed
-
-
-

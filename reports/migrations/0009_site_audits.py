@@ -7,103 +7,197 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('reports', '0008_scale'),
+        ("reports", "0008_scale"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='CrawlHostSlot',
+            name="CrawlHostSlot",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('host', models.CharField(max_length=255)),
-                ('slot', models.PositiveSmallIntegerField()),
-                ('holder', models.CharField(blank=True, default='', help_text='Who holds it; empty when free.', max_length=64)),
-                ('held_until', models.DateTimeField(blank=True, help_text="Past it, a dead holder's slot is free.", null=True)),
-                ('not_before', models.DateTimeField(blank=True, help_text='The next fetch starts no sooner (Crawl-delay).', null=True)),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("host", models.CharField(max_length=255)),
+                ("slot", models.PositiveSmallIntegerField()),
+                (
+                    "holder",
+                    models.CharField(blank=True, default="", help_text="Who holds it; empty when free.", max_length=64),
+                ),
+                (
+                    "held_until",
+                    models.DateTimeField(blank=True, help_text="Past it, a dead holder's slot is free.", null=True),
+                ),
+                (
+                    "not_before",
+                    models.DateTimeField(
+                        blank=True, help_text="The next fetch starts no sooner (Crawl-delay).", null=True
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Audit',
+            name="Audit",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('url', models.CharField(help_text='The start page.', max_length=2048)),
-                ('status', models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'), ('failed', 'Failed')], default='queued', max_length=7)),
-                ('error', models.TextField(blank=True, default='', help_text='Why the audit failed.')),
-                ('max_pages', models.PositiveIntegerField(default=50)),
-                ('pages_found', models.PositiveIntegerField(default=0, help_text='Pages queued for analysis so far.')),
-                ('pages_done', models.PositiveIntegerField(default=0, help_text='Pages analysed.')),
-                ('pages_failed', models.PositiveIntegerField(default=0, help_text='Pages that could not be analysed (404, 5xx, not HTML, redirect loop, timeout, refused).')),
-                ('robots_txt', models.TextField(blank=True, default='')),
-                ('crawl_delay', models.FloatField(default=0)),
-                ('lease_until', models.DateTimeField(blank=True, null=True)),
-                ('summary', models.JSONField(blank=True, default=dict, help_text='Stored once the audit is done.')),
-                ('privacy', models.PositiveSmallIntegerField(choices=[(0, 'Public'), (1, 'Private'), (2, 'Password')], default=0)),
-                ('password', models.CharField(blank=True, default='', max_length=128)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('owner', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.DB_CASCADE, related_name='audits', to=settings.AUTH_USER_MODEL)),
-                ('project', models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.DB_CASCADE, related_name='audits', to='reports.project')),
+                ("id", models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name="ID")),
+                ("url", models.CharField(help_text="The start page.", max_length=2048)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[("queued", "Queued"), ("running", "Running"), ("done", "Done"), ("failed", "Failed")],
+                        default="queued",
+                        max_length=7,
+                    ),
+                ),
+                ("error", models.TextField(blank=True, default="", help_text="Why the audit failed.")),
+                ("max_pages", models.PositiveIntegerField(default=50)),
+                ("pages_found", models.PositiveIntegerField(default=0, help_text="Pages queued for analysis so far.")),
+                ("pages_done", models.PositiveIntegerField(default=0, help_text="Pages analysed.")),
+                (
+                    "pages_failed",
+                    models.PositiveIntegerField(
+                        default=0,
+                        help_text="Pages that could not be analysed (404, 5xx, not HTML, redirect loop, timeout, refused).",
+                    ),
+                ),
+                ("robots_txt", models.TextField(blank=True, default="")),
+                ("crawl_delay", models.FloatField(default=0)),
+                ("lease_until", models.DateTimeField(blank=True, null=True)),
+                ("summary", models.JSONField(blank=True, default=dict, help_text="Stored once the audit is done.")),
+                (
+                    "privacy",
+                    models.PositiveSmallIntegerField(
+                        choices=[(0, "Public"), (1, "Private"), (2, "Password")], default=0
+                    ),
+                ),
+                ("password", models.CharField(blank=True, default="", max_length=128)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "owner",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.DB_CASCADE,
+                        related_name="audits",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "project",
+                    models.ForeignKey(
+                        db_index=False,
+                        on_delete=django.db.models.deletion.DB_CASCADE,
+                        related_name="audits",
+                        to="reports.project",
+                    ),
+                ),
             ],
         ),
         migrations.AddField(
-            model_name='report',
-            name='audit',
-            field=models.ForeignKey(blank=True, db_index=False, null=True, on_delete=django.db.models.deletion.DB_CASCADE, related_name='pages', to='reports.audit'),
+            model_name="report",
+            name="audit",
+            field=models.ForeignKey(
+                blank=True,
+                db_index=False,
+                null=True,
+                on_delete=django.db.models.deletion.DB_CASCADE,
+                related_name="pages",
+                to="reports.audit",
+            ),
         ),
         migrations.AddIndex(
-            model_name='report',
-            index=models.Index(condition=models.Q(('audit__isnull', False)), fields=['audit', 'id'], name='reports_report_audit_id'),
+            model_name="report",
+            index=models.Index(
+                condition=models.Q(("audit__isnull", False)), fields=["audit", "id"], name="reports_report_audit_id"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='crawlhostslot',
-            constraint=models.UniqueConstraint(fields=('host', 'slot'), name='reports_crawlhostslot_host_slot_uniq'),
+            model_name="crawlhostslot",
+            constraint=models.UniqueConstraint(fields=("host", "slot"), name="reports_crawlhostslot_host_slot_uniq"),
         ),
         migrations.AddConstraint(
-            model_name='crawlhostslot',
-            constraint=models.CheckConstraint(condition=models.Q(('holder', ''), ('held_until__isnull', False), _connector='OR'), name='reports_crawlhostslot_held_has_expiry'),
+            model_name="crawlhostslot",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("holder", ""), ("held_until__isnull", False), _connector="OR"),
+                name="reports_crawlhostslot_held_has_expiry",
+            ),
         ),
         migrations.AddIndex(
-            model_name='audit',
-            index=models.Index(fields=['owner', 'id'], name='reports_audit_owner_id'),
+            model_name="audit",
+            index=models.Index(fields=["owner", "id"], name="reports_audit_owner_id"),
         ),
         migrations.AddIndex(
-            model_name='audit',
-            index=models.Index(fields=['project', 'id'], name='reports_audit_project_id'),
+            model_name="audit",
+            index=models.Index(fields=["project", "id"], name="reports_audit_project_id"),
         ),
         migrations.AddIndex(
-            model_name='audit',
-            index=models.Index(condition=models.Q(('status__in', ['queued', 'running'])), fields=['status', 'lease_until'], name='reports_audit_unfinished'),
+            model_name="audit",
+            index=models.Index(
+                condition=models.Q(("status__in", ["queued", "running"])),
+                fields=["status", "lease_until"],
+                name="reports_audit_unfinished",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(('status__in', ['queued', 'running', 'done', 'failed'])), name='reports_audit_status_valid'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("status__in", ["queued", "running", "done", "failed"])),
+                name="reports_audit_status_valid",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(('max_pages__gte', 1)), name='reports_audit_max_pages_positive'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("max_pages__gte", 1)), name="reports_audit_max_pages_positive"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(('pages_found__lte', models.F('max_pages'))), name='reports_audit_found_within_max_pages'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("pages_found__lte", models.F("max_pages"))),
+                name="reports_audit_found_within_max_pages",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(('pages_done__lte', django.db.models.expressions.CombinedExpression(models.F('pages_found'), '-', models.F('pages_failed')))), name='reports_audit_finished_within_found'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    (
+                        "pages_done__lte",
+                        django.db.models.expressions.CombinedExpression(
+                            models.F("pages_found"), "-", models.F("pages_failed")
+                        ),
+                    )
+                ),
+                name="reports_audit_finished_within_found",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('status__in', ['done', 'failed']), _negated=True), ('finished_at__isnull', False), _connector='OR'), name='reports_audit_finished_has_time'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("status__in", ["done", "failed"]), _negated=True),
+                    ("finished_at__isnull", False),
+                    _connector="OR",
+                ),
+                name="reports_audit_finished_has_time",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(('privacy__in', [0, 1, 2])), name='reports_audit_privacy_valid'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("privacy__in", [0, 1, 2])), name="reports_audit_privacy_valid"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='audit',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('privacy', 2), models.Q(('password', ''), _negated=True)), models.Q(models.Q(('privacy', 2), _negated=True), ('password', '')), _connector='OR'), name='reports_audit_password_iff_protected'),
+            model_name="audit",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("privacy", 2), models.Q(("password", ""), _negated=True)),
+                    models.Q(models.Q(("privacy", 2), _negated=True), ("password", "")),
+                    _connector="OR",
+                ),
+                name="reports_audit_password_iff_protected",
+            ),
         ),
     ]

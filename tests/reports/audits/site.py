@@ -47,8 +47,12 @@ class Handler(BaseHTTPRequestHandler):
             robots = f"User-agent: *\nDisallow: /private/\n{site.extra_robots}Sitemap: {site.url('/sitemap.xml')}\n"
             return self.reply(200, "text/plain", robots, body)
         if route == "/sitemap.xml":
-            locations = "".join(f"<url><loc>{site.url(p)}</loc></url>" for p in ("/", "/from-sitemap", "/private/in-sitemap"))
-            xml = f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locations}</urlset>'
+            locations = "".join(
+                f"<url><loc>{site.url(p)}</loc></url>" for p in ("/", "/from-sitemap", "/private/in-sitemap")
+            )
+            xml = (
+                f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locations}</urlset>'
+            )
             return self.reply(200, "application/xml", xml, body)
         if route == "/never":
             site.stopping.wait(30)  # longer than the fetch budget the tests set
