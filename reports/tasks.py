@@ -44,6 +44,8 @@ from redis.exceptions import RedisError
 from common.cache import RedisOutage
 from reports import webhooks
 from reports.analysis import AnalysisError, analyze
+from reports.audits import crawl as audit_crawl
+from reports.audits import hosts as audit_hosts
 from reports.models import SCORE_CATEGORIES, Report
 
 logger = logging.getLogger(__name__)
@@ -160,9 +162,7 @@ def _store(report_id: int, run: int, audit_id: int | None, links: list[str] = ()
     """_finish, and for a site audit's page also follow its links, in one transaction (reports/audits/crawl.py)."""
     if audit_id is None:
         return _finish(report_id, run, **fields)
-    from reports.audits import crawl  # it imports this module
-
-    return crawl.finish_page(audit_id, lambda: _finish(report_id, run, **fields), list(links))
+    return audit_crawl.finish_page(audit_id, lambda: _finish(report_id, run, **fields), list(links))
 
 
 @contextmanager
@@ -171,10 +171,9 @@ def _crawl_slot(report_id: int, run: int, url: str, audit_id: int | None) -> Ite
     if audit_id is None:
         yield
         return
-    from reports.audits import crawl, hosts
-
     host = urlsplit(url).netloc.lower()
-    with hosts.host_slot(host, holder=f"report-{report_id}-{run}", crawl_delay=crawl.crawl_delay_of(audit_id)):
+    delay = audit_crawl.crawl_delay_of(audit_id)
+    with audit_hosts.host_slot(host, holder=f"report-{report_id}-{run}", crawl_delay=delay):
         yield
 
 
@@ -239,9 +238,7 @@ def requeue_stale_analyses() -> int:
     if requeued:
         logger.warning("Queued %d analysis(es) again that no worker was running or going to run.", requeued)
     try:
-        from reports.audits.crawl import requeue_stale_audits  # it imports this module
-
-        requeue_stale_audits()  # site audits' starts, whose worker died or whose backend was down
+        audit_crawl.requeue_stale_audits()  # site audits' starts, whose worker died or whose backend was down
     except RedisError as exc:
         backend_outage.failed(exc)
     return requeued

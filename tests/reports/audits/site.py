@@ -120,6 +120,7 @@ class AuditSite:
         self.requests: list[tuple[str, str]] = []
         self.current = 0
         self.peak = 0
+        self.page_starts: list[float] = []  # time.monotonic() of each page fetch
         self.server = AuditSiteServer(self, port)
         self.links = {
             "/": [
@@ -180,6 +181,7 @@ class _InFlight:
 
     def __enter__(self) -> None:
         with self.site.lock:
+            self.site.page_starts.append(time.monotonic())
             self.site.current += 1
             self.site.peak = max(self.site.peak, self.site.current)
 
