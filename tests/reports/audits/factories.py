@@ -2,6 +2,7 @@
 
 from django.utils import timezone
 
+from reports.audits import summary
 from reports.models import Audit, Project, Report
 
 
@@ -48,16 +49,19 @@ def done_audit(owner, *, host: str = "shop.example", score: int = 80, failing: d
                 generated_at=timezone.now(),
             )
         )
-    summary = {
+    audit_summary = {
         "score": score,
         "result": "good" if score >= 80 else "decent",
         "scores": {"seo": score, "performance": None, "security": None, "accessibility": None, "miscellaneous": None},
         "pages_analysed": 2,
         "pages_failed": 0,
-        "issues": [issue(check, category, importance, pages[:1]) for check, (category, importance) in failing.items()],
+        "issues": sorted(
+            (issue(check, category, importance, pages[:1]) for check, (category, importance) in failing.items()),
+            key=summary.issue_order,
+        ),
     }
     Audit.objects.filter(pk=audit.pk).update(
-        status=Audit.Status.DONE, summary=summary, pages_found=2, pages_done=2, finished_at=timezone.now()
+        status=Audit.Status.DONE, summary=audit_summary, pages_found=2, pages_done=2, finished_at=timezone.now()
     )
     audit.refresh_from_db()
     return audit
