@@ -453,6 +453,10 @@ class AuditSerializer(serializers.ModelSerializer):
 class AuditListSerializer(AuditSerializer):
     """A list leaves the summaries out (each may name hundreds of pages): GET the audit for it."""
 
+    class Meta(AuditSerializer.Meta):
+        fields = [field for field in AuditSerializer.Meta.fields if field != "summary"]
+        read_only_fields = fields
+
     def to_representation(self, audit: Audit) -> dict:
         data = super().to_representation(audit)
         del data["summary"]

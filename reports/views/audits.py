@@ -11,7 +11,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from reports import comparison
+from reports import comparison, schema
 from reports.audits import exports, services, summary
 from reports.filters import AuditFilterSet
 from reports.models import Audit
@@ -20,6 +20,7 @@ from reports.serializers import AuditCreateSerializer, AuditListSerializer, Audi
 from reports.views.base import ReportsApiView, envelope
 
 
+@schema.AUDITS
 class AuditViewSet(
     ReportsApiView,
     mixins.ListModelMixin,
