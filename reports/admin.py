@@ -8,7 +8,7 @@ from django.utils.safestring import SafeString
 
 from common.admin import ApiKeyAdmin, LargeTableAdmin
 from reports import presentation, services
-from reports.models import ApiKey, Project, Report, Webhook, WebhookDelivery
+from reports.models import ApiKey, Audit, Project, Report, Webhook, WebhookDelivery
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 
@@ -122,3 +122,20 @@ class WebhookDeliveryAdmin(LargeTableAdmin):
 
     def has_change_permission(self, request: HttpRequest, obj: WebhookDelivery | None = None) -> bool:
         return False  # a log: read it, or delete it
+
+
+@admin.register(Audit)
+class AuditAdmin(LargeTableAdmin):
+    """Site audits: read their progress and errors; they are made (and deleted with their pages) through the API."""
+
+    list_display = ("url", "project", "owner", "status", "pages_found", "pages_done", "pages_failed", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("project", "owner")
+    search_fields = ("url", "project__name")
+    exclude = ("password", "robots_txt", "summary")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Audit | None = None) -> bool:
+        return False
