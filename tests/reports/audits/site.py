@@ -47,9 +47,7 @@ class Handler(BaseHTTPRequestHandler):
             robots = f"User-agent: *\nDisallow: /private/\n{site.extra_robots}Sitemap: {site.url('/sitemap.xml')}\n"
             return self.reply(200, "text/plain", robots, body)
         if route == "/sitemap.xml":
-            locations = "".join(
-                f"<url><loc>{site.url(p)}</loc></url>" for p in ("/", "/from-sitemap", "/private/in-sitemap")
-            )
+            locations = "".join(f"<url><loc>{site.url(p)}</loc></url>" for p in site.sitemap)
             xml = (
                 f'<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">{locations}</urlset>'
             )
@@ -115,6 +113,7 @@ class AuditSite:
         self.pages = pages
         self.page_delay = page_delay
         self.extra_robots = ""
+        self.sitemap = ["/", "/from-sitemap", "/private/in-sitemap"]
         self.stopping = threading.Event()
         self.lock = threading.Lock()
         self.requests: list[tuple[str, str]] = []
