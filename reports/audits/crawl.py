@@ -106,7 +106,8 @@ def start_audit(audit_id: int) -> str:
     audit = Audit.objects.filter(pk=audit_id).first() if claimed else None
     if audit is None:
         return "skipped"
-    if audit.started_at is None:
+    restarted = audit.started_at is not None
+    if not restarted:
         Audit.objects.filter(pk=audit_id).update(started_at=now)
     robots_text, sitemap_pages = discovery.read_site(audit.url)
     delay = discovery.crawl_delay(robots_text, settings.REPORTS_USER_AGENT)
@@ -122,6 +123,11 @@ def start_audit(audit_id: int) -> str:
         added = add_pages(audit_id, candidates)
         # The start is over: from now on the audit is done when its last page is.
         Audit.objects.filter(pk=audit_id, status=Audit.Status.RUNNING).update(lease_until=None)
+    if restarted:
+        # The start that died may have stored pages without queuing them (RQ queues after the commit).
+        # Queuing a page's current run again is harmless: only one task claims a run.
+        waiting = Report.objects.filter(audit_id=audit_id, status=Report.Status.QUEUED, lease_until__isnull=True)
+        added += [page for page in waiting.values_list("pk", "analysis_run") if page not in added]
     _enqueue_pages(added)
     finish_if_complete(audit_id)
     return "started"
@@ -150,7 +156,8 @@ def _add_locked(audit: Audit, urls: list[str]) -> list[tuple[int, int]]:
     urls = list(dict.fromkeys(urls))
     new: list[str] = []
     room = audit.max_pages - audit.pages.count()
-    if urls and room > 0 and audit.status == Audit.Status.RUNNING:
+    # Queued too: a start queued again (its worker died) while pages still finish; it adds nothing twice.
+    if urls and room > 0 and not audit.is_finished:
         known = set(audit.pages.filter(url__in=urls).values_list("url", flat=True))
         new = [url for url in urls if url not in known and len(url) <= Report.URL_MAX_LENGTH][:room]
     pages = Report.objects.bulk_create(
@@ -211,7 +218,7 @@ def finish_page(audit_id: int, finish: Callable[[], bool], links: list[str]) -> 
         if audit is None:
             return finished
         follow = []
-        if finished and links and audit.status == Audit.Status.RUNNING:
+        if finished and links and not audit.is_finished:
             follow = discovery.links_to_follow(links, audit.url, parse_robots(audit.robots_txt))
         added = _add_locked(audit, follow)
     _enqueue_pages(added)
