@@ -309,6 +309,10 @@ REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 REPORTS_WEBHOOK_TIMEOUT = env_float("REPORTS_WEBHOOK_TIMEOUT", 5.0, minimum=0.1)
 REPORTS_WEBHOOK_MAX_ATTEMPTS = env_int("REPORTS_WEBHOOK_MAX_ATTEMPTS", 5, minimum=1)
 REPORTS_WEBHOOK_BACKOFF = env_float("REPORTS_WEBHOOK_BACKOFF", 10.0, minimum=0)
+# Site audits (reports/audits/): the most pages one audit may crawl, and how many pages of one host
+# are fetched at once across every worker (a polite crawler's usual two).
+REPORTS_AUDIT_MAX_PAGES = env_int("REPORTS_AUDIT_MAX_PAGES", 500, minimum=1)
+REPORTS_AUDIT_HOST_FETCHES = env_int("REPORTS_AUDIT_HOST_FETCHES", 2, minimum=1)
 # Mail, through Django's mail backend: reports' alert e-mails (a project's alert_email, reports/webhooks.py).
 MAILERS = {
     "default": {

@@ -12,7 +12,7 @@ from django_tasks_db.models import DBTaskResult
 
 from common.admin import ApiKeyAdmin, LargeTableAdmin
 from reports import presentation, services
-from reports.models import ApiKey, Project, Report, Webhook, WebhookDelivery
+from reports.models import ApiKey, Audit, Project, Report, Webhook, WebhookDelivery
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 
@@ -187,3 +187,20 @@ admin.site.unregister(DBTaskResult)
 class TaskResultAdmin(DBTaskResultAdmin, LargeTableAdmin):
     list_filter = ("status", QueueFilter)
     ordering = ["-enqueued_at", "-id"]
+
+
+@admin.register(Audit)
+class AuditAdmin(LargeTableAdmin):
+    """Site audits: read their progress and errors; they are made (and deleted with their pages) through the API."""
+
+    list_display = ("url", "project", "owner", "status", "pages_found", "pages_done", "pages_failed", "created_at")
+    list_filter = ("status",)
+    list_select_related = ("project", "owner")
+    search_fields = ("url", "project__name")
+    exclude = ("password", "robots_txt", "summary")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Audit | None = None) -> bool:
+        return False

@@ -2,6 +2,7 @@
 
 from rest_framework.routers import SimpleRouter
 
+from reports.views.audits import AuditViewSet
 from reports.views.projects import ProjectViewSet
 from reports.views.reports import ReportViewSet
 
@@ -12,5 +13,6 @@ router = SimpleRouter()
 router.trailing_slash = "/?"
 router.register("reports", ReportViewSet, basename="report")
 router.register("projects", ProjectViewSet, basename="project")
+router.register("audits", AuditViewSet, basename="audit")
 
 urlpatterns = router.urls

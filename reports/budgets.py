@@ -10,6 +10,8 @@ whether a report meets it: `{"passed": bool, "failures": [...]}`, or None when t
 project has no budget or the report has never been analysed (nothing to judge yet).
 """
 
+from collections.abc import Callable
+
 from reports.analysis.checks import CATEGORIES
 from reports.comparison import category_scores
 
@@ -82,6 +84,22 @@ def evaluate(budget: dict | None, *, score: int | None, results: dict | None) ->
     if not budget or score is None:
         return None
     results = results or {}
+
+    def check_passed(key: str) -> bool | None:
+        check = _find_check(results, key)
+        return None if check is None else bool(check.get("passed"))
+
+    return judge(budget, score=score, category_scores=lambda: category_scores(results), check_passed=check_passed)
+
+
+def judge(
+    budget: dict, *, score: int, category_scores: Callable[[], dict], check_passed: Callable[[str], bool | None]
+) -> dict:
+    """The verdict of a budget on a score, category scores (computed only if needed) and checks.
+
+    `check_passed(key)` is True, False, or None when the check did not run. Reports give their
+    own values (evaluate); site audits their mean scores and "passes on every page" (reports/audits/summary.py).
+    """
     failures = []
     minimum = budget.get("min_score")
     if minimum is not None and score < minimum:
@@ -95,7 +113,7 @@ def evaluate(budget: dict | None, *, score: int | None, results: dict | None) ->
             }
         )
     if budget.get("categories"):
-        scores = category_scores(results)
+        scores = category_scores()
         for name, minimum in budget["categories"].items():
             actual = scores.get(name)
             if actual is None or actual < minimum:
@@ -111,15 +129,15 @@ def evaluate(budget: dict | None, *, score: int | None, results: dict | None) ->
                     }
                 )
     for key in budget.get("checks", []):
-        check = _find_check(results, key)
-        if check is None or not check.get("passed"):
+        passed = check_passed(key)
+        if not passed:
             failures.append(
                 {
                     "rule": "check",
                     "name": key,
                     "expected": True,
-                    "actual": None if check is None else False,
-                    "message": f"The check {key} must pass." if check else f"The check {key} did not run.",
+                    "actual": passed,
+                    "message": f"The check {key} must pass." if passed is not None else f"The check {key} did not run.",
                 }
             )
     return {"passed": not failures, "failures": failures}

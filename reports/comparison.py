@@ -115,7 +115,7 @@ def _signed(delta: int | None) -> str:
     return "n/a" if delta is None else f"{delta:+d}"
 
 
-def to_markdown(comparison: Comparison, *, report_url: str = "", baseline_url: str = "") -> str:
+def to_markdown(comparison: Comparison, *, report_url: str = "", baseline_url: str = "", noun: str = "Report") -> str:
     """A summary for a pull-request comment: scores, then the regressions and the improvements."""
     report, baseline = comparison.report, comparison.baseline
     score = comparison.score
@@ -123,7 +123,7 @@ def to_markdown(comparison: Comparison, *, report_url: str = "", baseline_url: s
     link = f"[#{report.pk}]({report_url})" if report_url else f"#{report.pk}"
     base_link = f"[#{baseline.pk}]({baseline_url})" if baseline_url else f"#{baseline.pk}"
     lines = [
-        f"### {icon} Report {link} compared with {base_link}",
+        f"### {icon} {noun} {link} compared with {base_link}",
         "",
         f"`{report.url}`",
         "",

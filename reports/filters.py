@@ -15,7 +15,15 @@ from drf_spectacular.utils import OpenApiParameter
 
 from common.paging import Keyset
 from reports import url_search
-from reports.models import SCORE_CATEGORIES, URL_SORT_PREFIX, OwnerProjectCount, OwnerReportCount, Project, Report
+from reports.models import (
+    SCORE_CATEGORIES,
+    URL_SORT_PREFIX,
+    Audit,
+    OwnerProjectCount,
+    OwnerReportCount,
+    Project,
+    Report,
+)
 
 SORT_CHOICES = [("desc", "desc"), ("asc", "asc")]
 
@@ -213,3 +221,23 @@ class ProjectFilterSet(DefaultingFilterSet):
     class Meta:
         model = Project
         fields = ["search", "search_by", "sort_by", "sort"]
+
+
+class AuditFilterSet(DefaultingFilterSet):
+    search = filters.CharFilter(
+        field_name="url", lookup_expr="icontains", help_text="Audits whose start page contains this (any case)."
+    )
+    project = filters.CharFilter(method="filter_project", help_text="Only the audits of this project (a host).")
+    status = filters.ChoiceFilter(choices=Audit.Status.choices, help_text="queued, running, done or failed.")
+    sort_by = filters.ChoiceFilter(choices=[("id", "id")], method="keep", help_text="id (the default and only sort).")
+
+    # Every sort ends in the id, served by (owner, id) / (project, id): a page reads its ids from the index.
+    sort_fields = {"id": ("id",)}
+    default_sort_by = "id"
+
+    class Meta:
+        model = Audit
+        fields = ["search", "project", "status", "sort_by", "sort"]
+
+    def filter_project(self, queryset: QuerySet, name: str, value: str) -> QuerySet:
+        return queryset.filter(project__name=value.strip().lower())

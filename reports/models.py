@@ -145,6 +145,11 @@ class Report(models.Model):
         db_index=False,
     )
     project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="reports", db_index=False)
+    # The site audit whose crawl found this page (reports/audits/), or null for a report of its own.
+    # Deleting the audit deletes its pages, in the database like every cascade here.
+    audit = models.ForeignKey(
+        "Audit", on_delete=models.DB_CASCADE, null=True, blank=True, related_name="pages", db_index=False
+    )
     url = models.CharField(max_length=URL_MAX_LENGTH)
     result = models.CharField(max_length=6, choices=Result.choices, blank=True, default="")
     score = models.PositiveSmallIntegerField(null=True, blank=True, help_text="0 to 100.")
@@ -229,6 +234,8 @@ class Report(models.Model):
             # out of this list (SQLite has no such index type, and scans).
             # GET /reports?project=… and the cascade from a deleted project.
             models.Index(fields=["project", "id"], name="reports_report_project_id"),
+            # An audit's pages (its summary, exports, page list, the cascade of its delete).
+            models.Index(fields=["audit", "id"], condition=Q(audit__isnull=False), name="reports_report_audit_id"),
             # The project chart: a project's newest analysed reports.
             models.Index(fields=["project", "generated_at", "id"], name="reports_report_project_gen"),
             # requeue_stale_analyses(): unfinished analyses whose lease has passed.
@@ -249,6 +256,8 @@ class Report(models.Model):
         # Not expressible as a constraint: the database cannot compare across the foreign key.
         if self.project_id is not None and self.project.owner_id != self.owner_id:
             raise ValidationError({"project": "A report belongs to a project of its own owner."})
+        if self.audit_id is not None and self.audit.project_id != self.project_id:
+            raise ValidationError({"audit": "An audit's pages belong to the audit's project."})
 
     @property
     def scores(self) -> dict[str, int | None]:
@@ -309,6 +318,136 @@ class OwnerProjectCount(models.Model):
 
     def __str__(self) -> str:
         return f"{self.owner_id}: {self.project_count}"
+
+
+class AuditStatus(models.TextChoices):
+    """Where a site audit is (reports/audits/crawl.py)."""
+
+    QUEUED = "queued", "Queued"  # its start (robots.txt, sitemap, the first pages) is yet to run
+    RUNNING = "running", "Running"  # pages are being found and analysed
+    DONE = "done", "Done"  # every page found is analysed or failed; the summary is stored
+    FAILED = "failed", "Failed"  # the start page could not be crawled at all
+
+
+class Audit(models.Model):
+    """A whole-site audit: a crawl from `url` whose every page becomes a Report of the project.
+
+    The counters are recounted from the pages (`Report.audit`) under the audit's row lock
+    each time a page finishes, so a page counted twice or lost by a killed worker cannot
+    make them drift.
+    """
+
+    Status = AuditStatus
+    Privacy = ReportPrivacy
+    URL_MAX_LENGTH = Report.URL_MAX_LENGTH
+
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.DB_CASCADE, related_name="audits", db_index=False
+    )
+    project = models.ForeignKey(Project, on_delete=models.DB_CASCADE, related_name="audits", db_index=False)
+    url = models.CharField(max_length=URL_MAX_LENGTH, help_text="The start page.")
+    status = models.CharField(max_length=7, choices=AuditStatus.choices, default=AuditStatus.QUEUED)
+    error = models.TextField(blank=True, default="", help_text="Why the audit failed.")
+    max_pages = models.PositiveIntegerField(default=50)
+    pages_found = models.PositiveIntegerField(default=0, help_text="Pages queued for analysis so far.")
+    pages_done = models.PositiveIntegerField(default=0, help_text="Pages analysed.")
+    pages_failed = models.PositiveIntegerField(
+        default=0, help_text="Pages that could not be analysed (404, 5xx, not HTML, redirect loop, timeout, refused)."
+    )
+    # What the start task read from robots.txt, kept so that every page task filters its links
+    # without fetching it again: its text, and the Crawl-delay (seconds) for our user agent.
+    robots_txt = models.TextField(blank=True, default="")
+    crawl_delay = models.FloatField(default=0)
+    # The start task holds this while it runs; past it, its worker is taken for dead and the
+    # start is queued again (reports/audits/crawl.py, requeue_stale_audits).
+    lease_until = models.DateTimeField(null=True, blank=True)
+    summary = models.JSONField(default=dict, blank=True, help_text="Stored once the audit is done.")
+    privacy = models.PositiveSmallIntegerField(choices=ReportPrivacy.choices, default=ReportPrivacy.PUBLIC)
+    password = models.CharField(max_length=128, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=Q(status__in=AuditStatus.values), name="reports_audit_status_valid"),
+            models.CheckConstraint(condition=Q(max_pages__gte=1), name="reports_audit_max_pages_positive"),
+            models.CheckConstraint(
+                condition=Q(pages_found__lte=F("max_pages")), name="reports_audit_found_within_max_pages"
+            ),
+            models.CheckConstraint(
+                condition=Q(pages_done__lte=F("pages_found") - F("pages_failed")),
+                name="reports_audit_finished_within_found",
+            ),
+            models.CheckConstraint(
+                condition=~Q(status__in=[AuditStatus.DONE, AuditStatus.FAILED]) | Q(finished_at__isnull=False),
+                name="reports_audit_finished_has_time",
+            ),
+            models.CheckConstraint(condition=Q(privacy__in=ReportPrivacy.values), name="reports_audit_privacy_valid"),
+            models.CheckConstraint(
+                condition=(Q(privacy=ReportPrivacy.PASSWORD) & ~Q(password=""))
+                | (~Q(privacy=ReportPrivacy.PASSWORD) & Q(password="")),
+                name="reports_audit_password_iff_protected",
+            ),
+        ]
+        indexes = [
+            # GET /audits: the owner's audits by id (the default sort; keyset-friendly), by project.
+            models.Index(fields=["owner", "id"], name="reports_audit_owner_id"),
+            models.Index(fields=["project", "id"], name="reports_audit_project_id"),
+            # requeue_stale_audits(): starts whose worker died.
+            models.Index(
+                fields=["status", "lease_until"],
+                condition=Q(status__in=[AuditStatus.QUEUED, AuditStatus.RUNNING]),
+                name="reports_audit_unfinished",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.url
+
+    def get_absolute_url(self) -> str:
+        return reverse("reports:audit-page", args=[self.pk])
+
+    def clean(self) -> None:
+        if self.project_id is not None and self.project.owner_id != self.owner_id:
+            raise ValidationError({"project": "An audit belongs to a project of its own owner."})
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (AuditStatus.DONE, AuditStatus.FAILED)
+
+    @property
+    def has_password(self) -> bool:
+        return bool(self.password)
+
+    set_privacy = Report.set_privacy
+    check_page_password = Report.check_page_password
+
+
+class CrawlHostSlot(models.Model):
+    """One of the REPORTS_AUDIT_HOST_FETCHES fetch slots of a host, shared by every worker (reports/audits/hosts.py).
+
+    A crawl takes a free (or expired) slot before fetching a page of the host and gives it
+    back after; `not_before` spaces the fetches by the host's Crawl-delay. In the database,
+    not in process memory, so the limit holds across threads, workers and machines.
+    """
+
+    host = models.CharField(max_length=255)
+    slot = models.PositiveSmallIntegerField()
+    holder = models.CharField(max_length=64, blank=True, default="", help_text="Who holds it; empty when free.")
+    held_until = models.DateTimeField(null=True, blank=True, help_text="Past it, a dead holder's slot is free.")
+    not_before = models.DateTimeField(null=True, blank=True, help_text="The next fetch starts no sooner (Crawl-delay).")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["host", "slot"], name="reports_crawlhostslot_host_slot_uniq"),
+            models.CheckConstraint(
+                condition=Q(holder="") | Q(held_until__isnull=False), name="reports_crawlhostslot_held_has_expiry"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.host} #{self.slot}"
 
 
 class WebhookEvent(models.TextChoices):

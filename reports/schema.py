@@ -1,4 +1,4 @@
-"""OpenAPI descriptions of interface A (/api/v1/reports and /api/v1/projects)."""
+"""OpenAPI descriptions of interface A (/api/v1/reports, /api/v1/projects and /api/v1/audits)."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension, OpenApiSerializerFieldExtension
 from drf_spectacular.openapi import AutoSchema
@@ -11,10 +11,13 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
-from reports.filters import ProjectFilterSet, ReportFilterSet, fallback_parameters
+from reports.filters import AuditFilterSet, ProjectFilterSet, ReportFilterSet, fallback_parameters
 from reports.models import Report
 from reports.serializers import (
     HTTP_URL_PATTERN,
+    AuditCreateSerializer,
+    AuditListSerializer,
+    AuditSerializer,
     PasswordField,
     PrivacyField,
     ProjectSerializer,
@@ -259,6 +262,114 @@ PROJECTS = extend_schema_view(
                 },
             ),
             404: OpenApiResponse(description="The owner has no project of that name."),
+            **ERRORS,
+        },
+    ),
+)
+
+
+class AuditCreateFormSerializer(AuditCreateSerializer):
+    privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC, allow_null=False)
+    password = PasswordField(required=False, default="", allow_null=False)
+
+
+AUDIT_NOT_FOUND = OpenApiResponse(
+    description='Unknown id, or another user\'s audit: `{"message": "Resource not found.", "status": 404}`.'
+)
+
+AUDITS = extend_schema_view(
+    list=extend_schema(
+        summary="List site audits",
+        description="The key owner's site audits, newest first, 10 a page by default (Laravel's paginated "
+        "envelope), without their summaries (GET an audit for it). Unusable values of status, sort_by, sort, "
+        "per_page and page fall back to their defaults.",
+        parameters=fallback_parameters(AuditFilterSet),
+        responses={200: AuditListSerializer(many=True), **ERRORS},
+    ),
+    retrieve=extend_schema(
+        summary="Show a site audit",
+        description="Its progress (`status`, `pages_found`, `pages_done`, `pages_failed`) and, once done, its "
+        "`summary`: mean scores and every failing check with the pages it fails on, worst first.",
+        responses={
+            200: inline_serializer(
+                "AuditShow", {"data": AuditSerializer(), "status": serializers.IntegerField(default=200)}
+            ),
+            404: AUDIT_NOT_FOUND,
+            **ERRORS,
+        },
+    ),
+    create=extend_schema(
+        summary="Queue a site audit",
+        description="Crawls the site from `url` (same-host links and the sitemap, as robots.txt allows) and "
+        "analyses up to `max_pages` pages, each a report of the project. Answers **202** at once with the "
+        "audit and `Location`: GET it until `data.status` is `done` or `failed`.",
+        request=_by_media_type(AuditCreateSerializer, AuditCreateFormSerializer),
+        parameters=[
+            OpenApiParameter(
+                "Location",
+                type=str,
+                location=OpenApiParameter.HEADER,
+                response=[202],
+                description="The audit's URL, to GET until `data.status` is `done` or `failed`.",
+            )
+        ],
+        responses={
+            202: inline_serializer(
+                "AuditAccepted", {"data": AuditSerializer(), "status": serializers.IntegerField(default=202)}
+            ),
+            422: INVALID,
+            **ERRORS,
+        },
+    ),
+    destroy=extend_schema(
+        summary="Delete a site audit and its pages",
+        responses={
+            200: inline_serializer(
+                "AuditDeleted",
+                {
+                    "id": serializers.IntegerField(),
+                    "object": serializers.CharField(default="audit"),
+                    "deleted": serializers.BooleanField(default=True),
+                    "status": serializers.IntegerField(default=200),
+                },
+            ),
+            404: AUDIT_NOT_FOUND,
+            **ERRORS,
+        },
+    ),
+    compare=extend_schema(
+        summary="Compare two site audits",
+        description="What changed in this audit since the audit `with`: mean score deltas overall and per "
+        "category, and each check as regressed (passed on every page before, fails on some now), improved or "
+        "unchanged, with on how many pages it fails now and before. `format=markdown` answers text/markdown. "
+        "Both audits must be the key owner's and done.",
+        parameters=[
+            OpenApiParameter(
+                "with", {"type": "integer", "minimum": 1}, required=True, description="The id of the audit."
+            ),
+            OpenApiParameter("format", str, enum=["json", "markdown"], description="markdown: text/markdown."),
+        ],
+        responses={
+            200: OpenApiResponse(description="{data: {report, with, score, categories, checks, summary}, status}"),
+            404: AUDIT_NOT_FOUND,
+            422: INVALID,
+            **ERRORS,
+        },
+    ),
+    export=extend_schema(
+        summary="Export a site audit's pages or grouped issues",
+        description="`pages`: one row per page; `issues`: one row per failing check and page, worst check first. "
+        "CSV or JSON, streamed.",
+        parameters=[
+            OpenApiParameter("what", str, location=OpenApiParameter.PATH, enum=["pages", "issues"]),
+            OpenApiParameter("fmt", str, location=OpenApiParameter.PATH, enum=["csv", "json"]),
+        ],
+        responses={
+            200: OpenApiResponse(
+                description='`.csv`: text/csv, a header row then the rows; `.json`: {"audit": id, "pages" or '
+                '"issues": [rows]}.'
+            ),
+            404: AUDIT_NOT_FOUND,
             **ERRORS,
         },
     ),

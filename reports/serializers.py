@@ -9,6 +9,7 @@ import json
 from datetime import UTC, datetime
 from urllib.parse import urlsplit
 
+from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 from drf_spectacular.utils import extend_schema_field
@@ -16,7 +17,7 @@ from rest_framework import serializers
 
 from common.renderers import RawJSON
 from reports import budgets
-from reports.models import SCORE_CATEGORIES, Project, Report, Webhook, WebhookEvent
+from reports.models import SCORE_CATEGORIES, Audit, Project, Report, Webhook, WebhookEvent
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -371,3 +372,134 @@ class WebhookCreateSerializer(serializers.Serializer):
                 f"Unknown events: {', '.join(map(str, unknown))}; known: {', '.join(WebhookEvent.values)}."
             )
         return list(dict.fromkeys(value))
+
+
+class AuditSerializer(serializers.ModelSerializer):
+    """A site audit: progress while it runs; once done, its summary (reports/audits/summary.py)."""
+
+    project = serializers.CharField(source="project.name", read_only=True)
+    password = serializers.BooleanField(source="has_password", read_only=True)
+    status = serializers.ChoiceField(choices=Audit.Status.choices, read_only=True)
+    error = serializers.SerializerMethodField()
+    summary = serializers.SerializerMethodField(
+        help_text="Once done: {score, result, scores, pages_analysed, pages_failed, issues: [{category, check, "
+        "importance, pages_count, pages: [{id, url}]}]}, issues worst first; null before."
+    )
+    budget = serializers.SerializerMethodField(
+        help_text="The project's budget on the audit's mean scores, each required check passing on every page: "
+        "{passed, failures}; null while running or when the project has no budget."
+    )
+    created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    started_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True, allow_null=True)
+    finished_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True, allow_null=True)
+
+    class Meta:
+        model = Audit
+        fields = [
+            "id",
+            "project",
+            "url",
+            "status",
+            "error",
+            "max_pages",
+            "pages_found",
+            "pages_done",
+            "pages_failed",
+            "privacy",
+            "password",
+            "created_at",
+            "started_at",
+            "finished_at",
+            "summary",
+            "budget",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_error(self, audit: Audit) -> str | None:
+        return audit.error or None
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_summary(self, audit: Audit) -> dict | None:
+        return audit.summary if audit.status == Audit.Status.DONE else None
+
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_budget(self, audit: Audit) -> dict | None:
+        from reports.audits import summary  # it imports budgets and models only; kept lazy for symmetry
+
+        return summary.budget(audit)
+
+    def to_representation(self, audit: Audit) -> dict:
+        return {
+            "id": audit.pk,
+            "project": audit.project.name,
+            "url": audit.url,
+            "status": str(audit.status),
+            "error": self.get_error(audit),
+            "max_pages": audit.max_pages,
+            "pages_found": audit.pages_found,
+            "pages_done": audit.pages_done,
+            "pages_failed": audit.pages_failed,
+            "privacy": int(audit.privacy),
+            "password": audit.has_password,
+            "created_at": _timestamp(audit.created_at),
+            "started_at": _timestamp(audit.started_at),
+            "finished_at": _timestamp(audit.finished_at),
+            "summary": self.get_summary(audit),
+            "budget": self.get_budget(audit),
+        }
+
+
+class AuditListSerializer(AuditSerializer):
+    """A list leaves the summaries out (each may name hundreds of pages): GET the audit for it."""
+
+    class Meta(AuditSerializer.Meta):
+        fields = [field for field in AuditSerializer.Meta.fields if field != "summary"]
+        read_only_fields = fields
+
+    def to_representation(self, audit: Audit) -> dict:
+        data = super().to_representation(audit)
+        del data["summary"]
+        return data
+
+
+class AuditCreateSerializer(ReportCreateSerializer):
+    max_pages = serializers.IntegerField(
+        required=False,
+        default=50,
+        min_value=1,
+        error_messages={
+            "invalid": "The max pages must be an integer.",
+            "min_value": "The max pages must be at least 1.",
+        },
+        help_text="The most pages to crawl (default 50, at most REPORTS_AUDIT_MAX_PAGES, 500 by default).",
+    )
+    project = StringField(
+        required=False,
+        allow_null=True,
+        max_length=255,
+        error_messages=_messages("project"),
+        help_text="One of your projects (a host); default: the project of the URL's host, made on first use.",
+    )
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["url"].help_text = "The start page: an http or https URL without credentials."
+
+    def validate_max_pages(self, value: int) -> int:
+        # bool is an int in Python; JSON true is no page count.
+        if isinstance(self.initial_data, dict) and isinstance(self.initial_data.get("max_pages"), bool):
+            raise serializers.ValidationError("The max pages must be an integer.")
+        if value > settings.REPORTS_AUDIT_MAX_PAGES:
+            raise serializers.ValidationError(
+                f"The max pages may not be greater than {settings.REPORTS_AUDIT_MAX_PAGES}."
+            )
+        return value
+
+    def validate_project(self, value: str | None) -> Project | None:
+        if not value:
+            return None
+        project = Project.objects.filter(owner=self.context["owner"], name=value.strip().lower()).first()
+        if project is None:
+            raise serializers.ValidationError("The selected project is invalid.")
+        return project

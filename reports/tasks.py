@@ -31,6 +31,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime, timedelta
 from functools import cache
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, connections, router, transaction
@@ -43,6 +44,8 @@ from redis.exceptions import RedisError
 from common.cache import RedisOutage
 from reports import webhooks
 from reports.analysis import AnalysisError, analyze
+from reports.audits import crawl as audit_crawl
+from reports.audits import hosts as audit_hosts
 from reports.models import SCORE_CATEGORIES, Report
 
 logger = logging.getLogger(__name__)
@@ -114,23 +117,26 @@ def analyze_report(report_id: int, run: int) -> str:
     claimed = Report.objects.filter(pk=report_id, analysis_run=run, status=Report.Status.QUEUED).update(
         status=Report.Status.RUNNING, lease_until=_lease_end()
     )
-    url = Report.objects.filter(pk=report_id).values_list("url", flat=True).first() if claimed else None
-    if url is None:  # not this run's turn, or the report is gone
+    row = Report.objects.filter(pk=report_id).values_list("url", "audit_id").first() if claimed else None
+    if row is None:  # not this run's turn, or the report is gone
         return "skipped"
+    url, audit_id = row
     try:
-        with _renewed_lease(report_id, run):
+        with _renewed_lease(report_id, run), _crawl_slot(report_id, run, url, audit_id):
             analysis = analyze(url)
     except AnalysisError as exc:
-        _finish(report_id, run, status=Report.Status.FAILED, error=analysis_failure_message(exc))
+        _store(report_id, run, audit_id, status=Report.Status.FAILED, error=analysis_failure_message(exc))
         return "failed"
     except Exception:
-        _finish(report_id, run, status=Report.Status.FAILED, error=UNEXPECTED_FAILURE)
+        _store(report_id, run, audit_id, status=Report.Status.FAILED, error=UNEXPECTED_FAILURE)
         raise  # the task backend records the traceback
     # The results this analysis replaces: a re-run's alerts compare against them.
     before = Report.objects.filter(pk=report_id).values("score", "result", "results", "generated_at").first()
-    finished = _finish(
+    finished = _store(
         report_id,
         run,
+        audit_id,
+        analysis.links,
         status=Report.Status.DONE,
         error="",
         score=analysis.score,
@@ -142,12 +148,33 @@ def analyze_report(report_id: int, run: int) -> str:
     )
     if not finished:
         return "superseded"
+    if audit_id is not None:
+        return "done"  # an audit's page: the audit sends its own events when it is done
     try:
         webhooks.analysis_finished(report_id, before)
     except Exception:
         # The analysis is stored; a failure to queue its alerts must not mark it failed.
         logger.exception("Could not queue the alerts of report %s", report_id)
     return "done"
+
+
+def _store(report_id: int, run: int, audit_id: int | None, links: list[str] = (), **fields: object) -> bool:
+    """_finish, and for a site audit's page also follow its links, in one transaction (reports/audits/crawl.py)."""
+    if audit_id is None:
+        return _finish(report_id, run, **fields)
+    return audit_crawl.finish_page(audit_id, lambda: _finish(report_id, run, **fields), list(links))
+
+
+@contextmanager
+def _crawl_slot(report_id: int, run: int, url: str, audit_id: int | None) -> Iterator[None]:
+    """For a site audit's page, one of its host's fetch slots, shared by every worker (reports/audits/hosts.py)."""
+    if audit_id is None:
+        yield
+        return
+    host = urlsplit(url).netloc.lower()
+    delay = audit_crawl.crawl_delay_of(audit_id)
+    with audit_hosts.host_slot(host, holder=f"report-{report_id}-{run}", crawl_delay=delay):
+        yield
 
 
 def _finish(report_id: int, run: int, **fields: object) -> bool:
@@ -210,6 +237,10 @@ def requeue_stale_analyses() -> int:
         backend_outage.failed(exc)  # still down: the rest keep their passed lease for the next sweep
     if requeued:
         logger.warning("Queued %d analysis(es) again that no worker was running or going to run.", requeued)
+    try:
+        audit_crawl.requeue_stale_audits()  # site audits' starts, whose worker died or whose backend was down
+    except RedisError as exc:
+        backend_outage.failed(exc)
     return requeued
 
 

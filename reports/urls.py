@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from reports.views import analyse, lists, pages
+from reports.views import analyse, audit_pages, lists, pages
 
 app_name = "reports"
 
@@ -16,4 +16,6 @@ urlpatterns = [
     path("reports/<int:report_id>/progress", analyse.report_progress, name="report-progress"),
     path("reports/<int:report_id>/status", analyse.report_status, name="report-status"),
     path("reports/<int:report_id>/rerun", analyse.report_rerun, name="report-rerun"),
+    path("audits/<int:audit_id>", audit_pages.audit_page, name="audit-page"),
+    path("audits/<int:audit_id>/compare", audit_pages.audit_compare, name="audit-compare"),
 ]

@@ -290,15 +290,17 @@ def _transport_error(exc: httpx.HTTPError) -> str:
 def send_alert_email(address: str, event: str, body: str) -> str:
     payload = json.loads(body)
     data = payload["data"]
-    report = data.get("report", {})
+    # A report's event names its report; a site audit's, its audit (reports/audits/alerts.py).
+    noun = "audit" if "audit" in data else "report"
+    report = data.get(noun, {})
     subject = f"[{settings.SERVICE_NAME}] {event}: {report.get('url', data.get('project', ''))}"
     if event == WebhookEvent.BUDGET_FAILED:
-        text = "The report misses its project's budget:\n\n" + "\n".join(
+        text = f"The {noun} misses its project's budget:\n\n" + "\n".join(
             f"- {failure['message']}" for failure in data["budget"]["failures"]
         )
     else:
         text = f"Score {data['score']['with']} → {data['score']['report']}. Checks that regressed:\n\n" + "\n".join(
             f"- {check['check']} ({check['category']}, {check['importance']} importance)" for check in data["checks"]
         )
-    send_mail(subject, f"{text}\n\nReport #{report.get('id')}: {report.get('url')}\n", None, [address])
+    send_mail(subject, f"{text}\n\n{noun.capitalize()} #{report.get('id')}: {report.get('url')}\n", None, [address])
     return "sent"

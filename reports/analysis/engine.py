@@ -59,6 +59,7 @@ def analyze(url: str) -> AnalysisResult:
         results=results,
         timing=timing,
         rendering=rendering,
+        links=[link.url for link in source_page.links],
     )
 
 

@@ -18,6 +18,8 @@ class AnalysisResult:
     # Which document the DOM checks read: {"document": "source"} or {"document": "rendered", …};
     # a failed rendering says why in "render_error".
     rendering: dict = field(default_factory=lambda: {"document": "source"})
+    # The page's links (absolute), for a site audit's crawl to follow; not part of the stored result.
+    links: list = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {

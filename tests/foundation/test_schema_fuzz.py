@@ -24,12 +24,14 @@ from schemathesis.config import SchemathesisConfig
 
 from reports import tasks
 from reports.analysis import AnalysisResult
+from reports.audits import discovery
 from reports.models import ApiKey as ReportsApiKey
 from reports.models import Webhook
 from reports.serializers import INVALID_URL
 from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory, issue_key
 from tests.reports.asserts import assert_reports_error
+from tests.reports.audits.factories import done_audit
 from tests.reports.factories import ReportFactory
 
 pytestmark = [pytest.mark.django_db]
@@ -64,6 +66,8 @@ def _no_fetching(monkeypatch):
         return AnalysisResult(url=url, final_url=url, score=50, rating="decent", results={}, timing={})
 
     monkeypatch.setattr(tasks, "analyze", analyze)
+    # A site audit reads the made-up site's robots.txt and sitemap first: it has none.
+    monkeypatch.setattr(discovery, "read_site", lambda url: ("", []))
 
 
 @pytest.fixture
@@ -89,8 +93,10 @@ def seeded(user) -> dict[str, itertools.cycle]:
         for report in reports
     }
     pastes = [PasteFactory(owner=user) for _ in range(SEEDED)]
+    audits = [done_audit(user, host=f"audit-{number}.example") for number in range(SEEDED)]
     return {
         "id": itertools.cycle([report.pk for report in reports]),
+        "audit_id": itertools.cycle([audit.pk for audit in audits]),
         "project": itertools.cycle([report.project.name for report in reports]),
         "paste_id": itertools.cycle([paste.pk for paste in pastes]),
         "username": itertools.repeat(user.username),
@@ -109,9 +115,11 @@ def use_seeded_data(case, seeded: dict[str, itertools.cycle]) -> None:
     if not case.path_parameters or not _positive(case, "path"):
         return
     replaced = False
+    audits = case.path.startswith("/api/v1/audits")
     for name, value in list(case.path_parameters.items()):
         if name in seeded and name != "webhook_of" and zlib.crc32(repr(value).encode()) % 4:
-            case.path_parameters[name] = next(seeded[name])
+            # An audit's {id} is an audit's, not a report's.
+            case.path_parameters[name] = next(seeded["audit_id" if audits and name == "id" else name])
             replaced = True
     if (
         replaced
@@ -121,7 +129,7 @@ def use_seeded_data(case, seeded: dict[str, itertools.cycle]) -> None:
         case.path_parameters["webhook_id"] = seeded["webhook_of"][case.path_parameters["project"]]
     # A comparison names its second report in the query (?with=).
     if replaced and isinstance(case.query, dict) and "with" in case.query and _positive(case, "query"):
-        case.query["with"] = next(seeded["id"])
+        case.query["with"] = next(seeded["audit_id" if audits else "id"])
     # An edit names its paste in the body too (unless the body was made to break the schema).
     edit = "paste_id" in case.path_parameters and isinstance(case.body, dict) and "id" in case.body
     if replaced and edit and _positive(case, "body"):
@@ -139,7 +147,7 @@ def test_api_matches_its_schema(case, auth_headers, seeded):
         # A's lists ignore unknown parameters and let unusable values fall back (as the
         # reference does, and the schema says): no query string is refused there.
         excluded.append(negative_data_rejection)
-    if case.path.startswith("/api/v1/reports") and case.method in ("POST", "PUT", "PATCH"):
+    if case.path.startswith(("/api/v1/reports", "/api/v1/audits")) and case.method in ("POST", "PUT", "PATCH"):
         # Whether a URL can be analysed (URLValidator's rules, a host that answers) is more
         # than a schema can state; such a URL is a 422 naming the cause.
         excluded.append(positive_data_acceptance)
