@@ -293,7 +293,6 @@ def assert_each_ran_once(projects: list[Project]) -> None:
         assert reports[1].status == Report.Status.DONE and reports[1].results["seo"]["title"]["passed"]
 
 
-@pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_two_database_workers_run_each_due_period_exactly_once(user, test_site, settings):
     settings.TASKS = DATABASE_BACKEND
