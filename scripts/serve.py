@@ -34,7 +34,10 @@ from types import FrameType
 MANAGE = str(Path(__file__).resolve().parent.parent / "manage.py")
 WORKERS = {
     "database": [[sys.executable, MANAGE, "analysis_worker"]],
-    "rq": [[sys.executable, MANAGE, "rqworker", "--with-scheduler", "default"], [sys.executable, MANAGE, "analysis_worker"]],
+    "rq": [
+        [sys.executable, MANAGE, "rqworker", "--with-scheduler", "default"],
+        [sys.executable, MANAGE, "analysis_worker"],
+    ],
     "immediate": [],
 }
 RESTART_DELAY_SECONDS = 1.0
