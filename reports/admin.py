@@ -18,10 +18,11 @@ MAX_IDS_IN_PROGRESS_URL = 500
 
 @admin.register(Project)
 class ProjectAdmin(LargeTableAdmin):
-    list_display = ("name", "owner", "report_count", "created_at")
+    list_display = ("name", "owner", "report_count", "schedule", "next_run_at", "created_at")
     list_select_related = ("owner",)
     search_fields = ("name", "owner__username")
-    readonly_fields = ("owner", "name", "created_at")
+    # The schedule is set through the API (services.project_update), which computes the due time with it.
+    readonly_fields = ("owner", "name", "created_at", "schedule", "next_run_at", "last_run_at")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # projects are made by their first report
