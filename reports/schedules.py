@@ -25,6 +25,7 @@ import logging
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
+from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 from django_tasks_db.backend import DatabaseBackend
@@ -87,29 +88,46 @@ def _run_claimed(project: Project, now: datetime) -> bool:
 def run_due_schedules(*, limit: int = 10) -> int:
     """Run up to `limit` due projects, each in its own transaction; return how many this call ran.
 
-    The analysis worker calls it every few seconds (database backend).
+    The analysis worker calls it every few seconds (database backend). A project whose run
+    fails stays due (its transaction is rolled back) and is tried again at the next call; it
+    is skipped for the rest of this one, so it cannot hold up the projects due after it.
     """
     ran = 0
+    failed: set[int] = set()
     for _ in range(limit):
-        now = timezone.now()
-        project = _run_one_due(now)
+        project = _run_one_due(timezone.now(), failed)
         if project is None:
             break
-        ran += 1
-        _after_run(project)
+        if project.pk not in failed:
+            ran += 1
+            _after_run(project)
     return ran
 
 
-def _run_one_due(now: datetime) -> Project | None:
-    due = Project.objects.filter(next_run_at__lte=now).exclude(schedule=ProjectSchedule.NONE).order_by("next_run_at")
+def _run_one_due(now: datetime, failed: set[int]) -> Project | None:
+    """Run the project due first (adding it to `failed` if its run failed); None when none is due and free."""
+    due = (
+        Project.objects.filter(next_run_at__lte=now)
+        .exclude(schedule=ProjectSchedule.NONE)
+        .exclude(pk__in=failed)
+        .order_by("next_run_at")
+    )
     # A plain read first: on SQLite the exclusive transaction takes the database's one write
     # lock, which idle workers would otherwise take every few seconds.
     if not due.exists():
         return None
     with exclusive_transaction(due.db):
         project = due.select_for_update(skip_locked=True, of=("self",)).first()
-        if project is None or not _run_claimed(project, now):
+        if project is None:
             return None
+        try:
+            with transaction.atomic(using=due.db):  # a savepoint: a failed run undoes its claim too
+                if not _run_claimed(project, now):
+                    return None
+        except Exception:
+            logger.exception("The scheduled run of project %s failed; it stays due", project.pk)
+            failed.add(project.pk)
+            return project
     logger.info("Ran the %s schedule of project %s", project.schedule, project.pk)
     return project
 

@@ -151,20 +151,28 @@ def test_a_stopped_schedule_never_runs(user, database_backend):
 
 
 @pytest.mark.django_db
-def test_a_failing_re_run_leaves_the_period_due(user, database_backend, monkeypatch):
-    project = scheduled_project(user)
-    ReportFactory(owner=user, project=project)
+def test_a_failing_re_run_stays_due_and_does_not_hold_up_the_others(user, database_backend, monkeypatch):
+    broken = scheduled_project(user, at=NOW - timedelta(hours=1))  # due first
+    fine = scheduled_project(user)
+    ReportFactory(owner=user, project=broken)
+    ReportFactory(owner=user, project=fine)
+    rerun = services.project_rerun
 
-    def broken(*, project):
-        raise RuntimeError("disk full")
+    def fail_for_broken(*, project):
+        if project.pk == broken.pk:
+            ReportFactory(owner=user, project=project)  # a write that must be undone with the claim
+            raise RuntimeError("disk full")
+        return rerun(project=project)
 
-    monkeypatch.setattr(services, "project_rerun", broken)
-    with time_machine.travel(NOW + DAY, tick=False), pytest.raises(RuntimeError):
-        schedules.run_due_schedules()
+    monkeypatch.setattr(services, "project_rerun", fail_for_broken)
+    with time_machine.travel(NOW + DAY, tick=False):
+        ran = schedules.run_due_schedules()
 
-    project.refresh_from_db()
-    assert (project.next_run_at, project.last_run_at) == (NOW + DAY, None)
-    assert project.reports.count() == 1
+    assert ran == 1
+    broken.refresh_from_db()
+    fine.refresh_from_db()
+    assert (broken.next_run_at, broken.last_run_at, broken.reports.count()) == (NOW + DAY - timedelta(hours=1), None, 1)
+    assert (fine.next_run_at, fine.last_run_at, fine.reports.count()) == (NOW + 2 * DAY, NOW + DAY, 2)
 
 
 @pytest.mark.parametrize(
