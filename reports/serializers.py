@@ -166,10 +166,16 @@ class ProjectSerializer(serializers.ModelSerializer):
         choices=Project.Schedule.choices, read_only=True, help_text="How often the project is re-run."
     )
     next_run_at = serializers.DateTimeField(
-        format=TIMESTAMP_FORMAT, read_only=True, help_text="When the next scheduled re-run is due; null without one."
+        format=TIMESTAMP_FORMAT,
+        read_only=True,
+        allow_null=True,
+        help_text="When the next scheduled re-run is due; null without one.",
     )
     last_run_at = serializers.DateTimeField(
-        format=TIMESTAMP_FORMAT, read_only=True, help_text="When the last scheduled re-run started; null before one."
+        format=TIMESTAMP_FORMAT,
+        read_only=True,
+        allow_null=True,
+        help_text="When the last scheduled re-run started; null before one.",
     )
 
     class Meta:
