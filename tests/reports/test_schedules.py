@@ -384,6 +384,12 @@ def test_with_rq_a_job_of_a_changed_schedule_or_delivered_twice_does_nothing(use
     project.refresh_from_db()
     assert project.next_run_at == NOW + 2 * DAY
 
+    with time_machine.travel(NOW + DAY + timedelta(hours=1), tick=False):
+        services.project_update(project=project, schedule="weekly")  # the daily job for NOW + 2 days is stale
+    with time_machine.travel(NOW + 2 * DAY, tick=False):
+        assert schedules.run_scheduled_project.call(project.pk, (NOW + 2 * DAY).isoformat()) == "skipped"
+    assert project.reports.count() == 2
+
 
 @pytest.mark.django_db
 def test_with_rq_the_sweep_queues_an_overdue_run_whose_job_was_lost_once(user, rq_settings):  # noqa: F811
