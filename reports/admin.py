@@ -47,10 +47,11 @@ class ProjectFilter(admin.SimpleListFilter):
 
 @admin.register(Project)
 class ProjectAdmin(LargeTableAdmin):
-    list_display = ("name", "owner", "reports", "created_at")
+    list_display = ("name", "owner", "reports", "schedule", "next_run_at", "created_at")
     list_select_related = ("owner",)
     search_fields = ("name", "owner__username")
-    readonly_fields = ("owner", "name", "created_at")
+    # The schedule is set through the API (services.project_update), which computes the due time with it.
+    readonly_fields = ("owner", "name", "created_at", "schedule", "next_run_at", "last_run_at")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # projects are made by their first report

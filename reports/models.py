@@ -28,8 +28,18 @@ class ApiKey(AbstractApiKey):
         verbose_name = "reports API key"
 
 
+class ProjectSchedule(models.TextChoices):
+    """How often a project is re-run by itself (reports/schedules.py)."""
+
+    NONE = "none", "None"
+    DAILY = "daily", "Daily"
+    WEEKLY = "weekly", "Weekly"
+
+
 class Project(models.Model):
     """The reports of one owner about one host; made by the first report of that host."""
+
+    Schedule = ProjectSchedule
 
     owner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -51,6 +61,16 @@ class Project(models.Model):
     # Kept by database triggers on reports_report (migration 0008_scale), whoever inserts or deletes a
     # report, cascades included: the report lists' `total` reads it instead of counting 10⁶ rows.
     report_count = models.PositiveIntegerField(default=0, editable=False, help_text="How many reports it has.")
+    schedule = models.CharField(
+        max_length=6,
+        choices=ProjectSchedule.choices,
+        default=ProjectSchedule.NONE,
+        help_text="How often the project is re-run (its reports' URLs analysed again).",
+    )
+    # Stored, not derived from last_run_at: the due time survives restarts, and whoever runs
+    # it claims the period by moving it on (reports/schedules.py).
+    next_run_at = models.DateTimeField(null=True, blank=True, help_text="When the next scheduled re-run is due.")
+    last_run_at = models.DateTimeField(null=True, blank=True, help_text="When the last scheduled re-run started.")
 
     class Meta:
         constraints = [
@@ -60,11 +80,24 @@ class Project(models.Model):
                 condition=Q(budget__has_any_keys=["min_score", "categories", "checks"]) | Q(budget={}),
                 name="reports_project_budget_object",
             ),
+            models.CheckConstraint(
+                condition=Q(schedule__in=ProjectSchedule.values), name="reports_project_schedule_valid"
+            ),
+            # A schedule has a due time and only a schedule has one: the workers look for due ones.
+            models.CheckConstraint(
+                condition=(Q(schedule=ProjectSchedule.NONE) & Q(next_run_at__isnull=True))
+                | (~Q(schedule=ProjectSchedule.NONE) & Q(next_run_at__isnull=False)),
+                name="reports_project_next_run_iff_scheduled",
+            ),
         ]
         indexes = [
             # GET /projects sorted by created_at (the default sort), ending in its tiebreak: the
             # pager's cursors seek (created_at, id) in it (common.paging.Keyset).
             models.Index(fields=["owner", "created_at", "id"], name="reports_project_owner_new_id"),
+            # The workers' look for due schedules (schedules.due_projects): few rows, whatever the projects.
+            models.Index(
+                fields=["next_run_at"], condition=Q(next_run_at__isnull=False), name="reports_project_schedule_due"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -203,9 +203,10 @@ REPORTS = extend_schema_view(
 
 PROJECTS = extend_schema_view(
     partial_update=extend_schema(
-        summary="Set a project's budget and alert e-mail",
+        summary="Set a project's budget, alert e-mail and schedule",
         description="Only the parameters given change; null removes one. Every report answer then carries "
-        "`budget: {passed, failures}` (null without a budget).",
+        "`budget: {passed, failures}` (null without a budget). `schedule` (none, daily, weekly) re-runs the "
+        "project each period, once, as new reports of its URLs; `next_run_at` says when.",
         request=ProjectUpdateSerializer,
         responses={
             200: inline_serializer(

@@ -163,10 +163,25 @@ class ProjectSerializer(serializers.ModelSerializer):
     budget = serializers.SerializerMethodField(help_text="{min_score, categories, checks}, or null for none.")
     alert_email = serializers.SerializerMethodField(help_text="Where alerts are mailed, or null.")
     created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    schedule = serializers.ChoiceField(
+        choices=Project.Schedule.choices, read_only=True, help_text="How often the project is re-run."
+    )
+    next_run_at = serializers.DateTimeField(
+        format=TIMESTAMP_FORMAT,
+        read_only=True,
+        allow_null=True,
+        help_text="When the next scheduled re-run is due; null without one.",
+    )
+    last_run_at = serializers.DateTimeField(
+        format=TIMESTAMP_FORMAT,
+        read_only=True,
+        allow_null=True,
+        help_text="When the last scheduled re-run started; null before one.",
+    )
 
     class Meta:
         model = Project
-        fields = ["project", "budget", "alert_email", "created_at"]
+        fields = ["project", "budget", "alert_email", "schedule", "next_run_at", "last_run_at", "created_at"]
         read_only_fields = fields
 
     @extend_schema_field(serializers.JSONField(allow_null=True))
@@ -180,6 +195,25 @@ class ProjectSerializer(serializers.ModelSerializer):
 
 class StringField(serializers.CharField):
     """A CharField that takes only strings: a JSON number or boolean is a wrong type, not text."""
+
+    def to_internal_value(self, data: object) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+SCHEDULE_INVALID = "The schedule must be one of none, daily, weekly."
+
+
+class ScheduleField(serializers.ChoiceField):
+    """One of the schedules, as a string: a number, a boolean, a list or an object is refused."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(
+            choices=Project.Schedule.choices,
+            error_messages={"invalid_choice": SCHEDULE_INVALID, "invalid": SCHEDULE_INVALID},
+            **kwargs,
+        )
 
     def to_internal_value(self, data: object) -> str:
         if not isinstance(data, str):
@@ -296,6 +330,12 @@ class ProjectUpdateSerializer(serializers.Serializer):
             "blank": "The alert email must be a valid email address.",
         },
         help_text="Where budget.failed and check.regressed are mailed; null or empty stops the mails.",
+    )
+    schedule = ScheduleField(
+        required=False,
+        allow_null=True,
+        help_text="Re-run the project each day or week (its reports' URLs analysed again as new reports); "
+        "none or null stops it. A changed schedule is first due one period from now.",
     )
 
     def validate_budget(self, value: object) -> dict:

@@ -3,8 +3,9 @@
     python scripts/serve.py -- granian --interface asgi config.asgi:application --port 8000 …
 
 `make run` uses it. The workers are those TASKS_BACKEND needs: `manage.py
-analysis_worker` for the default database queue; `manage.py rqworker default` for rq,
-beside an `analysis_worker` that only sweeps stale leases; none for immediate.
+analysis_worker` for the default database queue; `manage.py rqworker --with-scheduler
+default` for rq (its scheduler starts webhook retries and scheduled project runs when
+due), beside an `analysis_worker` that only sweeps; none for immediate.
 
 - A port already taken (a leftover server still serving it) is refused before anything
   starts: granian binds with SO_REUSEPORT, so a second one would serve beside the first.
@@ -33,7 +34,10 @@ from types import FrameType
 MANAGE = str(Path(__file__).resolve().parent.parent / "manage.py")
 WORKERS = {
     "database": [[sys.executable, MANAGE, "analysis_worker"]],
-    "rq": [[sys.executable, MANAGE, "rqworker", "default"], [sys.executable, MANAGE, "analysis_worker"]],
+    "rq": [
+        [sys.executable, MANAGE, "rqworker", "--with-scheduler", "default"],
+        [sys.executable, MANAGE, "analysis_worker"],
+    ],
     "immediate": [],
 }
 RESTART_DELAY_SECONDS = 1.0

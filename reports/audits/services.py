@@ -30,7 +30,9 @@ def audit_create(
         audit.save()
         queued = crawl.enqueue_start_in_transaction(audit)
     if not queued:
-        crawl.enqueue_start(audit)
+        # After the commit of the caller's transaction too (a scheduled run creates the audit
+        # inside the one that claims its period), so that no worker looks for an audit not yet there.
+        transaction.on_commit(lambda: crawl.enqueue_start(audit))
     return audit
 
 

@@ -5,10 +5,13 @@ on the network, so this worker claims tasks the same way (a row lock that other
 workers skip, on any number of machines sharing the database) and runs up to
 --threads of them at once, each through django-tasks-db's task runner. Every few
 seconds it also queues again the analyses whose worker died
-(reports.tasks.requeue_stale_analyses).
+(reports.tasks.requeue_stale_analyses) and runs the projects whose schedule is due
+(reports.schedules.run_due_schedules: a row lock again, so each period runs once).
 
 With another backend (TASKS_BACKEND=rq) the queue is the backend's and so are its
-workers (`manage.py rqworker default`): this command then only does the sweep.
+workers (`manage.py rqworker --with-scheduler default`), and RQ's scheduler starts the
+scheduled runs: this command then only does the sweep, which also queues again a
+scheduled run whose RQ job was lost (reports.schedules.queue_overdue_schedules).
 
 SIGTERM or SIGINT stops claiming and lets the running analyses finish within
 --stop-grace seconds; those still running then are handed back (queued again under
@@ -37,6 +40,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from reports import schedules
 from reports.tasks import analyze_report, hand_back_analysis, requeue_stale_analyses
 
 logger = logging.getLogger(__name__)
@@ -118,6 +122,17 @@ class AnalysisWorker:
             requeue_stale_analyses()
         except OperationalError:
             logger.exception("Could not look for analyses to queue again")
+        try:
+            if self.claims:
+                schedules.run_due_schedules()
+            else:
+                schedules.queue_overdue_schedules()
+        except OperationalError as exc:
+            if not is_locked_database_exception(exc):
+                logger.exception("Could not run the due schedules")
+        except Exception:
+            # The period stays due (its transaction rolled back); the worker goes on with the analyses.
+            logger.exception("A scheduled run failed")
 
     def _claim(self) -> DBTaskResult | None:
         close_old_connections()

@@ -50,6 +50,9 @@ def test_list_shows_project_and_created_at(owner_client, user):
         "project": "shop.example",
         "budget": None,
         "alert_email": None,
+        "schedule": "none",
+        "next_run_at": None,
+        "last_run_at": None,
         "created_at": project.created_at.strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
     }
 

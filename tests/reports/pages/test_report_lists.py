@@ -191,6 +191,19 @@ def test_project_list_shows_each_project_with_its_score_chart(client, user, othe
     assertNotContains(response, "secret.example")
 
 
+def test_project_list_says_when_a_scheduled_project_runs_next(client, user):
+    ProjectFactory(owner=user, name="plain.example")
+    ProjectFactory(
+        owner=user, name="shop.example", schedule="weekly", next_run_at=datetime(2026, 12, 1, 3, 0, tzinfo=UTC)
+    )
+    client.force_login(user)
+
+    response = client.get(PROJECTS)
+
+    assertContains(response, "re-run weekly, next", count=1)
+    assertContains(response, '<time datetime="2026-12-01T03:00:00+00:00">1 Dec 2026 03:00 UTC</time>', html=True)
+
+
 def test_project_list_filters_and_sorts_like_the_api(client, user):
     for name in ("b.example", "a.example", "c.test"):
         ProjectFactory(owner=user, name=name)
