@@ -17,8 +17,13 @@ def audit_create(
     password: str = "",
     project: Project | None = None,
     password_hash: str | None = None,
+    start_after_commit: bool = False,
 ) -> Audit:
-    """Store an audit of the site at `url` (in `project`, else the project of its host) and queue its start."""
+    """Store an audit of the site at `url` (in `project`, else the project of its host) and queue its start.
+
+    `start_after_commit`: queue it (RQ) once the caller's transaction commits, for a caller that
+    creates the audit inside a transaction of its own, so that no worker looks for it before it is there.
+    """
     with transaction.atomic():
         if project is None:
             project = project_get_or_create(owner=owner, name=Project.name_for_url(url))
@@ -30,9 +35,10 @@ def audit_create(
         audit.save()
         queued = crawl.enqueue_start_in_transaction(audit)
     if not queued:
-        # After the commit of the caller's transaction too (a scheduled run creates the audit
-        # inside the one that claims its period), so that no worker looks for an audit not yet there.
-        transaction.on_commit(lambda: crawl.enqueue_start(audit))
+        if start_after_commit:
+            transaction.on_commit(lambda: crawl.enqueue_start(audit))
+        else:
+            crawl.enqueue_start(audit)
     return audit
 
 
@@ -49,6 +55,7 @@ def audit_rerun(audit: Audit) -> Audit:
         privacy=audit.privacy,
         project=audit.project,
         password_hash=audit.password,
+        start_after_commit=True,  # a scheduled run creates it in the transaction that claims the period
     )
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 from django_tasks_db.models import DBTaskResult
 
 from reports import schedules, services
-from reports.models import Project, Report, Webhook
+from reports.models import Audit, Project, Report, Webhook
 from tests.polling import eventually
 from tests.reports.factories import ProjectFactory, ReportFactory
 from tests.reports.test_tasks import DATABASE_BACKEND, PROJECT_DIR, rq_settings  # noqa: F401 (a fixture)
@@ -74,6 +74,39 @@ def test_a_due_project_is_re_run_once_with_a_new_queued_report_of_each_url(user,
     project.refresh_from_db()
     assert (project.last_run_at, project.next_run_at) == (NOW + DAY, NOW + 2 * DAY)
     assert first.pk not in {r.pk for r in new}
+
+
+@pytest.mark.django_db
+def test_a_due_project_with_a_site_audit_re_runs_its_last_audit(user, database_backend):
+    project = scheduled_project(user)
+    ReportFactory(owner=user, project=project, url="https://shop.example/blog")
+    older = Audit.objects.create(owner=user, project=project, url="https://shop.example/old", max_pages=5)
+    last = Audit.objects.create(
+        owner=user,
+        project=project,
+        url="https://shop.example/",
+        max_pages=20,
+        privacy=Report.Privacy.PRIVATE,
+        status=Audit.Status.DONE,
+        finished_at=NOW,
+    )
+    reports_before = project.reports.count()
+
+    with time_machine.travel(NOW + DAY, tick=False):
+        ran = schedules.run_due_schedules()
+
+    assert ran == 1
+    new = Audit.objects.filter(project=project).exclude(pk__in=[older.pk, last.pk]).get()
+    assert (new.url, new.max_pages, new.privacy, new.status, new.owner_id) == (
+        "https://shop.example/",
+        20,
+        Report.Privacy.PRIVATE,
+        Audit.Status.QUEUED,
+        user.pk,
+    )
+    assert project.reports.count() == reports_before  # the audit, not the reports' URLs, is run again
+    queued = [t.task_path for t in DBTaskResult.objects.ready()]
+    assert queued == ["reports.audits.crawl.start_audit"]  # its start queued with its row
 
 
 @pytest.mark.django_db
