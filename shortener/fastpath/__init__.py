@@ -23,7 +23,8 @@ from django.http import HttpRequest
 
 from shortener.fastpath import links, visits
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, CachedLink, forget_cached_link, lifetime_over
-from shortener.services.visits import counts_as_visit, visitor_hash
+from shortener.services.breakdowns import NO_DETAILS, visit_details
+from shortener.services.visits import counts_as_visit, is_bot_get, visitor_hash
 
 __all__ = [
     "EXPIRED",
@@ -67,15 +68,29 @@ def record_visit(*, link_id: int, request: HttpRequest) -> bool:
     unless another process already counted the same visitor today.
     """
     if not counts_as_visit(request):
+        _record_bot(link_id, request)
         return False
     day = datetime.datetime.now(datetime.UTC).date()
     visit = (link_id, visitor_hash(request, day), day)
     if not visits.seen.first_time(visit):
         return False
+    # Only for a new visitor of the day: the country is looked up now (the address goes no further).
+    details = visit_details(request)
     if settings.SHORTENER_VISIT_FLUSH_SECONDS:
-        visits.buffer.add(visit)
+        visits.buffer.add(visit, details)
         return True
-    return visits.write_visits([visit], wait_for_wal=False) == 1
+    return visits.write_visits([visit], wait_for_wal=False, details={visit: details}) == 1
+
+
+def _record_bot(link_id: int, request: HttpRequest) -> None:
+    """A robot's GET is no visit, but the statistics show it apart (a prefetch is neither)."""
+    if not is_bot_get(request):
+        return
+    bot = (link_id, datetime.datetime.now(datetime.UTC).date(), request.META.get("HTTP_USER_AGENT", "")[:512])
+    if settings.SHORTENER_VISIT_FLUSH_SECONDS:
+        visits.buffer.add_bot(bot)
+    else:
+        visits.write_visits([], wait_for_wal=False, bots={bot: 1})
 
 
 def follow(link: CachedLink, request: HttpRequest) -> str | None:
@@ -90,10 +105,14 @@ def follow(link: CachedLink, request: HttpRequest) -> str | None:
         record_visit(link_id=link.pk, request=request)
         return None
     visit = None
+    details = NO_DETAILS
     if counts_as_visit(request):
         day = datetime.datetime.now(datetime.UTC).date()
         visit = (link.pk, visitor_hash(request, day), day)
-    return visits.count_limited_visit(link.pk, visit)
+        details = visit_details(request)
+    else:
+        _record_bot(link.pk, request)
+    return visits.count_limited_visit(link.pk, visit, details)
 
 
 def flush_visits() -> int:
