@@ -21,6 +21,7 @@ DEDUPLICATED_LINKS = {
     "deleted_at__isnull": True,
     "expires_at__isnull": True,
     "max_visits__isnull": True,
+    "password_hash": "",
 }
 
 
@@ -56,10 +57,16 @@ class ShortLink(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["code"], name="shortener_shortlink_code_uniq"),
             # One generated code per user and URL: a second request gets the first code back.
-            # Links with a lifetime are each their own, so they are left out.
+            # Links with a lifetime or a password are each their own, so they are left out.
             models.UniqueConstraint(
                 fields=["owner", "url_digest"],
-                condition=Q(is_custom=False, deleted_at__isnull=True, expires_at__isnull=True, max_visits__isnull=True),
+                condition=Q(
+                    is_custom=False,
+                    deleted_at__isnull=True,
+                    expires_at__isnull=True,
+                    max_visits__isnull=True,
+                    password_hash="",
+                ),
                 name="shortener_shortlink_owner_url_uniq",
             ),
             models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
@@ -110,6 +117,7 @@ class ShortLink(models.Model):
             not self.is_custom
             and self.deleted_at is None
             and not self.has_lifetime
+            and not self.password_hash
             and self.owner_id is not None
             and ShortLink.objects.filter(owner_id=self.owner_id, url_digest=self.url_digest, **DEDUPLICATED_LINKS)
             .exclude(pk=self.pk)

@@ -48,6 +48,17 @@ def lifetime_fields(link: ShortLink) -> dict[str, int]:
     return fields
 
 
+def extra_fields(link: ShortLink) -> dict[str, object]:
+    """`tags` and `protected` for JSON answers, only when the link has them (Lstu's shape otherwise)."""
+    fields: dict[str, object] = {}
+    tags = sorted(tag.name for tag in link.tags.all())
+    if tags:
+        fields["tags"] = tags
+    if link.password_hash:
+        fields["protected"] = True
+    return fields
+
+
 def safe_next(request: HttpRequest, candidate: str) -> str:
     """`candidate` if it points back into this site, else the main page."""
     if candidate and url_has_allowed_host_and_scheme(

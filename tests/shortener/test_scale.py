@@ -103,7 +103,7 @@ def test_admin_html_last_page_shows_its_links_and_no_next_link(admin_mode_client
 
     assert f"page {last} of {last} ({live} links)" in html
     for code in offset_page(ShortLink.objects.all(), last, 10):
-        assert f'href="/s/d/{code}"' in html
+        assert f'href="/s/delete/{code}"' in html
     assert 'rel="next"' not in html
     assert f'href="?page={last - 1}"' in html
 
