@@ -94,3 +94,4 @@ TOO_MANY_PASSWORD_TRIES = "Too many password attempts. Please retry in {seconds}
 DATE_INVALID = 'The dates "from" and "to" must be days as YYYY-MM-DD.'
 DATE_RANGE_INVALID = 'The day "from" must not be after "to", and the range at most {days} days long.'
 QR_SIZE_INVALID = "The QR code size must be a whole number of pixels from {low} to {high}."
+PASSWORD_HASH_INVALID = "The password_hash is not a password hash this server knows."

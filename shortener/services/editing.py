@@ -2,7 +2,7 @@
 
 import re
 
-from django.contrib.auth.hashers import check_password, make_password
+from django.contrib.auth.hashers import check_password, identify_hasher, make_password
 from django.db import IntegrityError, transaction
 
 from shortener import messages
@@ -38,6 +38,20 @@ def clean_tags(raw: str) -> list[str]:
 def clean_password(raw: str) -> str:
     if len(raw) > PASSWORD_MAX_LENGTH:
         raise Failure(messages.PASSWORD_TOO_LONG.format(limit=PASSWORD_MAX_LENGTH))
+    return raw
+
+
+def clean_password_hash(raw: str) -> str:
+    """A password hash from an export: one of this site's hashers, or refused (never stored as given)."""
+    raw = raw.strip()
+    if not raw:
+        return ""
+    try:
+        identify_hasher(raw)
+    except ValueError:
+        raise Failure(messages.PASSWORD_HASH_INVALID) from None
+    if len(raw) > ShortLink._meta.get_field("password_hash").max_length:
+        raise Failure(messages.PASSWORD_HASH_INVALID)
     return raw
 
 
