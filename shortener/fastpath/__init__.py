@@ -61,14 +61,14 @@ def resolve(code: str) -> CachedLink | None:
     return link
 
 
-def record_visit(*, link_id: int, request: HttpRequest) -> bool:
+def record_visit(*, link_id: int, request: HttpRequest, unlocked: bool = False) -> bool:
     """Count this request as a visit of the link if it is a new visitor today.
 
     Say whether it is new: when visits are buffered it is counted at the next flush,
     unless another process already counted the same visitor today.
     """
-    if not counts_as_visit(request):
-        _record_bot(link_id, request)
+    if not counts_as_visit(request, unlocked=unlocked):
+        _record_bot(link_id, request, unlocked=unlocked)
         return False
     day = datetime.datetime.now(datetime.UTC).date()
     visit = (link_id, visitor_hash(request, day), day)
@@ -82,9 +82,9 @@ def record_visit(*, link_id: int, request: HttpRequest) -> bool:
     return visits.write_visits([visit], wait_for_wal=False, details={visit: details}) == 1
 
 
-def _record_bot(link_id: int, request: HttpRequest) -> None:
+def _record_bot(link_id: int, request: HttpRequest, *, unlocked: bool = False) -> None:
     """A robot's GET is no visit, but the statistics show it apart (a prefetch is neither)."""
-    if not is_bot_get(request):
+    if not is_bot_get(request, unlocked=unlocked):
         return
     bot = (link_id, datetime.datetime.now(datetime.UTC).date(), request.META.get("HTTP_USER_AGENT", "")[:512])
     if settings.SHORTENER_VISIT_FLUSH_SECONDS:
@@ -93,25 +93,26 @@ def _record_bot(link_id: int, request: HttpRequest) -> None:
         visits.write_visits([], wait_for_wal=False, bots={bot: 1})
 
 
-def follow(link: CachedLink, request: HttpRequest) -> str | None:
+def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) -> str | None:
     """Record the visit of a redirect; None if it may go on, else why not (EXPIRED, USED_UP, GONE).
 
     A link without max_visits only has its visit recorded (buffered, see record_visit). One with
     max_visits is counted in the database now, by a conditional UPDATE that only passes while the
     counter is below the limit: whatever the number of processes and servers, exactly max_visits
     visitors are let through. (Counting per process let each process pass its own allowance.)
+    `unlocked`: the request is the right password's POST of a protected link, a visit too.
     """
     if link.max_visits is None:
-        record_visit(link_id=link.pk, request=request)
+        record_visit(link_id=link.pk, request=request, unlocked=unlocked)
         return None
     visit = None
     details = NO_DETAILS
-    if counts_as_visit(request):
+    if counts_as_visit(request, unlocked=unlocked):
         day = datetime.datetime.now(datetime.UTC).date()
         visit = (link.pk, visitor_hash(request, day), day)
         details = visit_details(request)
     else:
-        _record_bot(link.pk, request)
+        _record_bot(link.pk, request, unlocked=unlocked)
     return visits.count_limited_visit(link.pk, visit, details)
 
 

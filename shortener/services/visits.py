@@ -31,8 +31,9 @@ type VisitKey = tuple[int, str, datetime.date]
 type BotKey = tuple[int, datetime.date, str]
 
 
-def counts_as_visit(request: HttpRequest) -> bool:
-    if request.method != "GET":
+def counts_as_visit(request: HttpRequest, *, unlocked: bool = False) -> bool:
+    """A GET by a person (`unlocked`: the POST of a protected link's password form, which leads on)."""
+    if request.method != ("POST" if unlocked else "GET"):
         return False
     meta = request.META
     for key in PREFETCH_META_KEYS:
@@ -42,9 +43,9 @@ def counts_as_visit(request: HttpRequest) -> bool:
     return not is_bot(meta.get("HTTP_USER_AGENT", ""))
 
 
-def is_bot_get(request: HttpRequest) -> bool:
+def is_bot_get(request: HttpRequest, *, unlocked: bool = False) -> bool:
     """A known robot's GET that is not a prefetch: shown apart in the statistics, never counted."""
-    if request.method != "GET" or is_prefetch(request):
+    if request.method != ("POST" if unlocked else "GET") or is_prefetch(request):
         return False
     return is_bot(request.META.get("HTTP_USER_AGENT", ""))
 
