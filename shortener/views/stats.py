@@ -132,10 +132,19 @@ def stats_page(
     context = {
         "query": query,
         "tag": tag,
+        # The user's tags, offered by the tag field (a phone's list hides them to stay one line a link).
+        "own_tags": LinkTag.objects.filter(link__owner=request.user, link__deleted_at__isnull=True)
+        .values_list("name", flat=True)
+        .distinct()
+        .order_by("name")[:200],
         "filtered": bool(keep),
         "previous_query": urlencode({**keep, "page": page - 1}),
         "next_query": urlencode({**keep, "page": page + 1}),
-        "items": [{"link": link, "short": short_url(request, link.code)} for link in rows],
+        # `target`: the URL less its scheme, what a phone's narrow column shows.
+        "items": [
+            {"link": link, "short": short_url(request, link.code), "target": link.url.split("://", 1)[-1]}
+            for link in rows
+        ],
         "first_rank": (page - 1) * size + 1,
         "is_admin": admin,
         "admin_available": admin_mode_available(),

@@ -79,7 +79,7 @@ def test_stats_html_shows_own_links_in_a_table(alice_client, user, other_user):
 
     page = alice_client.get("/s/stats").content.decode()
 
-    assert "<table>" in page
+    assert '<table class="links">' in page
     assert "http://testserver/s/mine" in page
     assert "https://mine.example/" in page
     assert "/s/bobs" not in page
