@@ -49,7 +49,6 @@ def test_many_links_are_paged_and_searchable(page, live_server, user):
     page.goto(f"{base}/stats")
     assert page.locator("tbody tr").count() == 100
     assert "Page 1 of 2" in page.locator(".pager").inner_text()
-    page.screenshot(path=f"/tmp/links-list-{page.viewport_size['width']}.png")
     # One phone screen's worth of pages, not 34,901 px: the list is paged.
     assert page.evaluate("document.documentElement.scrollHeight") < 100 * 90
     assert_fits(page)
@@ -168,3 +167,22 @@ def test_a_protected_link_asks_for_its_password(browser, viewport, live_server, 
         context.close()
     fastpath.flush_visits()
     assert ShortLink.objects.get(code="locked").counter == 1
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_edit_and_delete_pages_fit_in_both_colour_schemes(browser, live_server, user, scheme):
+    ShortLinkFactory(owner=user, code="themed", url="https://themed.example/" + "long-segment/" * 20)
+    for viewport in (PHONE, DESKTOP):
+        context = browser.new_context(viewport=viewport, color_scheme=scheme)
+        sign_in(context, live_server, user)
+        page = context.new_page()
+        page.csp_errors = collect_csp_errors(page)
+        try:
+            for path in ("/s/edit/themed", "/s/delete/themed", "/s/stats/themed"):
+                page.goto(f"{live_server.url}{path}")
+                assert_fits(page)
+            # The outlined danger button reads in both schemes: its text is the page's red, not the button blue.
+            button = page.get_by_role("link", name="Delete")
+            assert button.evaluate("b => getComputedStyle(b).backgroundColor") == "rgba(0, 0, 0, 0)"
+        finally:
+            context.close()
