@@ -8,8 +8,8 @@ from django.http import HttpRequest, HttpResponse
 
 from shortener import messages
 from shortener.errors import Failure
-from shortener.models import ShortLink
 from shortener.negotiation import endpoint
+from shortener.views.base import live_link, short_url
 
 QR_MIN_SIZE, QR_MAX_SIZE = 64, 2048
 # What the page offers; any size in the range may be asked for.
@@ -31,10 +31,7 @@ def _size(raw: str) -> int:
 @endpoint("GET", "HEAD")
 def qr_download(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     """`GET /qr/<code>.png` or `.svg`, `?size=` pixels (at least; whole pixels per module)."""
-    from shortener.views.base import short_url
-    from shortener.views.stats import _live_link
-
-    link: ShortLink = _live_link(request, code)
+    link = live_link(request, code)
     size = _size(request.GET.get("size", ""))
     qr = segno.make(short_url(request, link.code), error="m")
     modules = qr.symbol_size(scale=1, border=QUIET_ZONE)[0]

@@ -34,7 +34,6 @@ from shortener.services.breakdowns import (
 )
 from shortener.services.editing import clean_tag
 from shortener.services.links import (
-    link_by_code,
     link_delete,
     links_free_codes,
     links_live,
@@ -45,6 +44,7 @@ from shortener.tokens import has_token
 from shortener.views.base import (
     extra_fields,
     lifetime_fields,
+    live_link,
     login_required_response,
     qr_png_base64,
     qr_svg,
@@ -72,6 +72,8 @@ TABLE_TITLES = {
 def _filtered(request: HttpRequest, links: QuerySet[ShortLink]) -> tuple[QuerySet[ShortLink], str, str]:
     """The links matching `q` (in the URL or code, or a tag) and `tag`, with both as given."""
     query = request.GET.get("q", "").strip()
+    if "\x00" in query:  # PostgreSQL cannot compare with NUL
+        raise Failure(messages.FIELD_HAS_NUL.format(field="q"))
     if len(query) > SEARCH_MAX_LENGTH:
         raise Failure(messages.SEARCH_TOO_LONG.format(limit=SEARCH_MAX_LENGTH))
     raw_tag = request.GET.get("tag", "").strip()
@@ -204,14 +206,6 @@ def stats(request: HttpRequest) -> HttpResponse:
     return stats_page(request)
 
 
-def _live_link(request: HttpRequest, code: str) -> ShortLink:
-    link = link_by_code(code)
-    if link is None or link.is_deleted:
-        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
-        raise Failure(message.format(short=short_url(request, code)), 404)
-    return link
-
-
 def _day(raw: str, default: datetime.date) -> datetime.date:
     if not raw:
         return default
@@ -227,7 +221,11 @@ def date_range(request: HttpRequest) -> tuple[datetime.date, datetime.date]:
     """The days `from`..`to` (YYYY-MM-DD, UTC; by default the last CHART_DAYS days, today included)."""
     today = timezone.now().date()
     last = _day(request.GET.get("to", ""), today)
-    first = _day(request.GET.get("from", ""), last - datetime.timedelta(days=CHART_DAYS - 1))
+    try:
+        default_first = last - datetime.timedelta(days=CHART_DAYS - 1)
+    except OverflowError:  # `to` in the first days of year 1
+        default_first = datetime.date.min
+    first = _day(request.GET.get("from", ""), default_first)
     if first > last or (last - first).days >= RANGE_MAX_DAYS:
         raise Failure(messages.DATE_RANGE_INVALID.format(days=RANGE_MAX_DAYS))
     return first, last
@@ -236,7 +234,7 @@ def date_range(request: HttpRequest) -> tuple[datetime.date, datetime.date]:
 # Lstu answers JSON here whatever the client asks; a browser asking for a page gets one.
 @endpoint("GET", "HEAD", json_by_default=True)
 def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
-    link = _live_link(request, code)
+    link = live_link(request, code)
     short = short_url(request, code)
     first, last = date_range(request)
     breakdowns = link_breakdowns(link.pk, first, last)
@@ -278,7 +276,7 @@ def fullstats(request: HttpRequest) -> HttpResponse:
 
 def owned_link(request: HttpRequest, code: str) -> ShortLink:
     """The live link behind `code` if the user may change it: its owner, or anyone in admin mode."""
-    link = _live_link(request, code)
+    link = live_link(request, code)
     if link.owner_id != request.user.pk and not is_admin(request):
         raise Failure(messages.NOT_YOUR_LINK.format(short=short_url(request, code)), 403)
     return link
@@ -296,7 +294,7 @@ def delete(request: HttpRequest, code: str) -> HttpResponse:
         if request.method == "GET":
             if not is_admin(request):
                 raise Failure(messages.NOT_ADMIN, 403)
-            link = _live_link(request, code)
+            link = live_link(request, code)
         else:
             link = owned_link(request, code)
     except Failure as failure:

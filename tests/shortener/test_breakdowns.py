@@ -164,6 +164,8 @@ def test_the_date_range_chooses_the_days(client, link):
         ({"to": "2026-02-30"}, messages.DATE_INVALID),
         ({"from": "2026-03-05", "to": "2026-03-01"}, messages.DATE_RANGE_INVALID.format(days=RANGE_MAX_DAYS)),
         ({"from": "2020-01-01", "to": "2026-03-01"}, messages.DATE_RANGE_INVALID.format(days=RANGE_MAX_DAYS)),
+        ({"from": "0000-01-01"}, messages.DATE_INVALID),
+        ({"from": "99999-01-01"}, messages.DATE_INVALID),
     ],
 )
 def test_a_bad_date_range_gets_c_error_shape(client, link, query, message):
@@ -177,6 +179,12 @@ def test_breakdowns_are_public_like_the_counter(request, link, who):
 
     assert response.status_code == status.HTTP_200_OK
     assert set(response.json()) >= {"referrers", "browsers", "os", "devices", "countries", "bots"}
+
+
+def test_the_first_days_of_year_one_are_a_range_not_a_crash(client, link):
+    response = client.get("/s/stats/brk", {**JSON, "to": "0001-01-02"})
+
+    assert (response.json()["from"], response.json()["to"]) == ("0001-01-01", "0001-01-02")
 
 
 def test_unknown_code_has_no_breakdowns(client):

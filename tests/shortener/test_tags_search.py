@@ -94,6 +94,9 @@ def test_bad_tag_and_long_search_get_c_error_shape(alice_client):
     assert_shortener_error_page(
         alice_client.get("/s/stats", {"tag": "<b>"}), 400, messages.TAG_INVALID.format(limit=32)
     )
+    assert_shortener_error(
+        alice_client.get("/s/stats", {**JSON, "q": "a\x00b"}), 400, messages.FIELD_HAS_NUL.format(field="q")
+    )
 
 
 def test_the_page_has_a_search_form_tag_links_and_keeps_the_filter_in_the_pager(alice_client, user, settings):
