@@ -124,10 +124,11 @@ class Recorded:
     visit_rows: int  # unique-visit rows
     daily: int  # sum of the per-link daily counts
     site_daily: int  # sum of the site-wide daily counts
+    browsers: int  # sum of the per-link daily breakdown by browser (any one dimension adds up alike)
 
     @property
     def consistent(self) -> bool:
-        return self.counted == self.visit_rows == self.daily == self.site_daily
+        return self.counted == self.visit_rows == self.daily == self.site_daily == self.browsers
 
 
 def recorded_visits(conn, counter_sum_sql: str) -> Recorded:  # a psycopg or sqlite3 connection
@@ -135,7 +136,8 @@ def recorded_visits(conn, counter_sum_sql: str) -> Recorded:  # a psycopg or sql
     row = conn.execute(
         f"SELECT ({counter_sum_sql}), (SELECT COUNT(*) FROM shortener_visit), "
         "(SELECT COALESCE(SUM(visits), 0) FROM shortener_dailyvisits), "
-        "(SELECT COALESCE(SUM(visits), 0) FROM shortener_sitedailyvisits)"
+        "(SELECT COALESCE(SUM(visits), 0) FROM shortener_sitedailyvisits), "
+        "(SELECT COALESCE(SUM(visits), 0) FROM shortener_visitbreakdown WHERE dimension = 'browsers')"
     ).fetchone()
     return Recorded(*(int(value) for value in row))
 
@@ -175,7 +177,8 @@ def check_visit_counts(database_url: str, data: dict, result: WrkResult) -> str:
     verdict = "ok" if low <= recorded.counted <= high and recorded.consistent else "MISMATCH"
     return (
         f"visit counters: {recorded.counted} counted ({recorded.visit_rows} visit rows, daily counts "
-        f"{recorded.daily} per link and {recorded.site_daily} site-wide), {low} to {high} unique visits "
+        f"{recorded.daily} per link and {recorded.site_daily} site-wide, {recorded.browsers} in the "
+        f"browser breakdown), {low} to {high} unique visits "
         f"made, flushed {waited:.1f} s after the run ({verdict})"
     )
 

@@ -10,7 +10,7 @@ JSON when, in this order:
 2. the path ended in `.json` (or `.csv`, `.html`: then not JSON), set by `endpoint`;
 3. `_format` (Lstu's parameter since 0.28) or `format` (its older clients') is in the query
    or in a posted form, and says `json`;
-4. the body is JSON (`Content-Type: application/json` on a POST);
+4. the body is JSON (`Content-Type: application/json` on a POST or PATCH);
 5. `Accept` prefers `application/json` to `text/html` (turned round on the operations that
    answer JSON by default, as Lstu's `GET /stats/<code>`: JSON unless `Accept` prefers HTML).
 """
@@ -48,7 +48,7 @@ def _query_format(request: HttpRequest) -> str | None:
 
 
 def has_json_body(request: HttpRequest) -> bool:
-    return request.method == "POST" and request.content_type == JSON_TYPE
+    return request.method in ("POST", "PATCH") and request.content_type == JSON_TYPE
 
 
 def _form_format(request: HttpRequest) -> str | None:

@@ -76,3 +76,22 @@ FIELD_HAS_NUL = 'The field "{field}" must not contain NUL characters.'
 METHOD_NOT_ALLOWED = "Method not allowed."
 CSRF_FAILED = "CSRF verification failed. Reload the page and try again."
 CROSS_SITE = "Cross-site requests are refused."
+
+NOT_YOUR_LINK = "The shortened URL {short} is not yours."
+LINK_UPDATED = "The shortened URL {short} has been updated."
+URL_ALREADY_SHORTENED = "You already have a short link to this URL: {short}."
+NOTHING_TO_UPDATE = "Give at least one of url, expires_at, max_visits, tags, password, remove_password."
+TAGS_INVALID = (
+    "Tags are at most {count} words of 1 to {limit} characters among letters, digits, "
+    '"-", "_" and ".", separated by commas or spaces.'
+)
+TAG_INVALID = 'The tag must be 1 to {limit} characters among letters, digits, "-", "_" and ".".'
+SEARCH_TOO_LONG = "The search text is too long: {limit} characters at most."
+PASSWORD_TOO_LONG = "The password is too long: {limit} characters at most."
+LINK_PASSWORD_REQUIRED = "The shortened URL {short} is protected by a password."
+LINK_PASSWORD_WRONG = "Wrong password for the shortened URL {short}."
+TOO_MANY_PASSWORD_TRIES = "Too many password attempts. Please retry in {seconds} second(s)."
+DATE_INVALID = 'The dates "from" and "to" must be days as YYYY-MM-DD.'
+DATE_RANGE_INVALID = 'The day "from" must not be after "to", and the range at most {days} days long.'
+QR_SIZE_INVALID = "The QR code size must be a whole number of pixels from {low} to {high}."
+PASSWORD_HASH_INVALID = "The password_hash is not a password hash this server knows."

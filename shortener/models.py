@@ -21,6 +21,7 @@ DEDUPLICATED_LINKS = {
     "deleted_at__isnull": True,
     "expires_at__isnull": True,
     "max_visits__isnull": True,
+    "password_hash": "",
 }
 
 
@@ -46,6 +47,9 @@ class ShortLink(models.Model):
     max_visits = models.PositiveIntegerField(
         null=True, blank=True, help_text="The link stops redirecting once its unique visits reach this."
     )
+    # A Django password hash; empty: no password. A protected link is never followed by the
+    # fast path: the view asks for the password first (views/password.py).
+    password_hash = models.CharField(max_length=200, blank=True, default="", editable=False)
 
     class Meta:
         verbose_name = "short link"
@@ -53,10 +57,16 @@ class ShortLink(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["code"], name="shortener_shortlink_code_uniq"),
             # One generated code per user and URL: a second request gets the first code back.
-            # Links with a lifetime are each their own, so they are left out.
+            # Links with a lifetime or a password are each their own, so they are left out.
             models.UniqueConstraint(
                 fields=["owner", "url_digest"],
-                condition=Q(is_custom=False, deleted_at__isnull=True, expires_at__isnull=True, max_visits__isnull=True),
+                condition=Q(
+                    is_custom=False,
+                    deleted_at__isnull=True,
+                    expires_at__isnull=True,
+                    max_visits__isnull=True,
+                    password_hash="",
+                ),
                 name="shortener_shortlink_owner_url_uniq",
             ),
             models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
@@ -107,6 +117,7 @@ class ShortLink(models.Model):
             not self.is_custom
             and self.deleted_at is None
             and not self.has_lifetime
+            and not self.password_hash
             and self.owner_id is not None
             and ShortLink.objects.filter(owner_id=self.owner_id, url_digest=self.url_digest, **DEDUPLICATED_LINKS)
             .exclude(pk=self.pk)
@@ -118,6 +129,10 @@ class ShortLink(models.Model):
     @property
     def is_deleted(self) -> bool:
         return self.deleted_at is not None
+
+    @property
+    def is_protected(self) -> bool:
+        return bool(self.password_hash)
 
     @property
     def has_lifetime(self) -> bool:
@@ -304,3 +319,53 @@ class LimitCounter(models.Model):
 
     def __str__(self) -> str:
         return f"{self.key}: {self.count} until {self.expires_at}"
+
+
+class LinkTag(models.Model):
+    """One tag of one link: the owner's own words, to find links again (`?tag=` on /stats)."""
+
+    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="tags", db_index=False)
+    name = models.CharField(max_length=32)
+
+    class Meta:
+        constraints = [
+            # Its index (link first) also reads a link's tags.
+            models.UniqueConstraint(fields=["link", "name"], name="shortener_linktag_link_name_uniq"),
+        ]
+        indexes = [
+            # The filter: the links with this tag.
+            models.Index(fields=["name", "link"], name="shortener_linktag_name_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class VisitBreakdown(models.Model):
+    """Unique visits of one link on one UTC day by one value of one dimension (browser "Firefox", …).
+
+    Kept by the visit batch writer in the transaction that writes the Visit rows, the counter and
+    DailyVisits, so that each dimension's counts add up to the day's unique visits; they stay
+    after the Visit rows are pruned. The dimension "bot" counts what robots fetched (requests,
+    not unique visits), which never enter the counter. No address is stored: only the country
+    its lookup gave, at the time of the request.
+    """
+
+    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="+", db_index=False)
+    day = models.DateField()
+    dimension = models.CharField(max_length=16)
+    name = models.CharField(max_length=100)
+    visits = models.PositiveBigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            # The writer's upsert target; also serves a link's breakdowns over a range of days.
+            models.UniqueConstraint(fields=["link", "day", "dimension", "name"], name="shortener_visitbreakdown_uniq"),
+        ]
+        indexes = [
+            # Pruning old days.
+            models.Index(fields=["day"], name="shortener_breakdown_day_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.visits} visit(s) of {self.link_id} on {self.day}: {self.dimension} {self.name}"

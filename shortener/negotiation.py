@@ -89,7 +89,7 @@ def _check_csrf(request: HttpRequest) -> None:
 def endpoint(
     *methods: str, csrf: bool = False, json_by_default: bool = False, token: bool = False
 ) -> Callable[[View], View]:
-    """Allow only `methods`, apply the CSRF policy above to POSTs, and answer failures in the right format.
+    """Allow only `methods`, apply the CSRF policy above to POSTs and PATCHes, and answer failures in the right format.
 
     HEAD must be listed to be allowed: GETs that change state (logout, delete) leave it out.
     With `token`, a Bearer token (shortener.tokens) may stand for the session, and needs no CSRF token.
@@ -107,7 +107,7 @@ def endpoint(
                     raise Failure(messages.METHOD_NOT_ALLOWED, 405)
                 if token:
                     authenticate_token(request)
-                if csrf and request.method == "POST" and not has_token(request):
+                if csrf and request.method in ("POST", "PATCH") and not has_token(request):
                     _check_csrf(request)
                 return view(request, *args, **kwargs)
             except Failure as failure:

@@ -90,3 +90,15 @@ def enforce(throttle: Throttle, request: HttpRequest) -> None:
     if outcome is not None and not outcome.allowed:
         seconds = outcome.retry_after
         raise Failure(throttle.message.format(seconds=seconds), 429, retry_after=seconds)
+
+
+class LinkPasswordThrottle(DurableThrottle):
+    """Password tries on a protected link: as many as logins (SHORTENER_LOGIN_RATE_*), per address and link."""
+
+    scope = "shortener:link-password"
+    limit_setting = "SHORTENER_LOGIN_RATE_LIMIT"
+    period_setting = "SHORTENER_LOGIN_RATE_PERIOD"
+    message = messages.TOO_MANY_PASSWORD_TRIES
+
+    def get_key(self, request: HttpRequest) -> str:
+        return f"{self.get_ident(request)}:{request.resolver_match.kwargs.get('code', '')}"

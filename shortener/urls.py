@@ -1,7 +1,7 @@
 from django.urls import path, register_converter
 
 from shortener.services.links import CODE_RE
-from shortener.views import auth, links, stats, tokens, transfer
+from shortener.views import auth, links, manage, qr, stats, tokens, transfer
 
 
 class CodeConverter:
@@ -42,6 +42,11 @@ urlpatterns = [
     path("import/<slug:key>", transfer.import_status, name="import-status"),
     path("tokens", tokens.token_create, name="token-create"),
     path("tokens/<int:pk>/revoke", tokens.token_revoke, name="token-revoke"),
+    path("edit/<shortcode:code>", manage.edit, name="edit"),
+    path("edit/<shortcode:code>.json", manage.edit, JSON_SUFFIX),
+    path("delete/<shortcode:code>", stats.delete_confirm, name="delete-confirm"),
+    path("qr/<shortcode:code>.png", qr.qr_download, {"kind": "png"}, name="qr-png"),
+    path("qr/<shortcode:code>.svg", qr.qr_download, {"kind": "svg"}, name="qr-svg"),
     path("d/<shortcode:code>", stats.delete, name="delete"),
     path("d/<shortcode:code>.json", stats.delete, JSON_SUFFIX),
     # Last: any other single segment is a short code (codes have no dot, so `.json` is free).

@@ -23,7 +23,8 @@ from django.http import HttpRequest
 
 from shortener.fastpath import links, visits
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, CachedLink, forget_cached_link, lifetime_over
-from shortener.services.visits import counts_as_visit, visitor_hash
+from shortener.services.breakdowns import NO_DETAILS, visit_details
+from shortener.services.visits import counts_as_visit, is_bot_get, visitor_hash
 
 __all__ = [
     "EXPIRED",
@@ -60,40 +61,59 @@ def resolve(code: str) -> CachedLink | None:
     return link
 
 
-def record_visit(*, link_id: int, request: HttpRequest) -> bool:
+def record_visit(*, link_id: int, request: HttpRequest, unlocked: bool = False) -> bool:
     """Count this request as a visit of the link if it is a new visitor today.
 
     Say whether it is new: when visits are buffered it is counted at the next flush,
     unless another process already counted the same visitor today.
     """
-    if not counts_as_visit(request):
+    if not counts_as_visit(request, unlocked=unlocked):
+        _record_bot(link_id, request, unlocked=unlocked)
         return False
     day = datetime.datetime.now(datetime.UTC).date()
     visit = (link_id, visitor_hash(request, day), day)
     if not visits.seen.first_time(visit):
         return False
+    # Only for a new visitor of the day: the country is looked up now (the address goes no further).
+    details = visit_details(request)
     if settings.SHORTENER_VISIT_FLUSH_SECONDS:
-        visits.buffer.add(visit)
+        visits.buffer.add(visit, details)
         return True
-    return visits.write_visits([visit], wait_for_wal=False) == 1
+    return visits.write_visits([visit], wait_for_wal=False, details={visit: details}) == 1
 
 
-def follow(link: CachedLink, request: HttpRequest) -> str | None:
+def _record_bot(link_id: int, request: HttpRequest, *, unlocked: bool = False) -> None:
+    """A robot's GET is no visit, but the statistics show it apart (a prefetch is neither)."""
+    if not is_bot_get(request, unlocked=unlocked):
+        return
+    bot = (link_id, datetime.datetime.now(datetime.UTC).date(), request.META.get("HTTP_USER_AGENT", "")[:512])
+    if settings.SHORTENER_VISIT_FLUSH_SECONDS:
+        visits.buffer.add_bot(bot)
+    else:
+        visits.write_visits([], wait_for_wal=False, bots={bot: 1})
+
+
+def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) -> str | None:
     """Record the visit of a redirect; None if it may go on, else why not (EXPIRED, USED_UP, GONE).
 
     A link without max_visits only has its visit recorded (buffered, see record_visit). One with
     max_visits is counted in the database now, by a conditional UPDATE that only passes while the
     counter is below the limit: whatever the number of processes and servers, exactly max_visits
     visitors are let through. (Counting per process let each process pass its own allowance.)
+    `unlocked`: the request is the right password's POST of a protected link, a visit too.
     """
     if link.max_visits is None:
-        record_visit(link_id=link.pk, request=request)
+        record_visit(link_id=link.pk, request=request, unlocked=unlocked)
         return None
     visit = None
-    if counts_as_visit(request):
+    details = NO_DETAILS
+    if counts_as_visit(request, unlocked=unlocked):
         day = datetime.datetime.now(datetime.UTC).date()
         visit = (link.pk, visitor_hash(request, day), day)
-    return visits.count_limited_visit(link.pk, visit)
+        details = visit_details(request)
+    else:
+        _record_bot(link.pk, request, unlocked=unlocked)
+    return visits.count_limited_visit(link.pk, visit, details)
 
 
 def flush_visits() -> int:

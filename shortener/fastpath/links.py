@@ -55,6 +55,8 @@ class CachedLink:
     expires_at: float | None = None
     max_visits: int | None = None
     counter: int = 0
+    # Password-protected: never followed by the WSGI shortcut; the view asks for the password.
+    protected: bool = False
 
 
 def _unix_time(value: datetime | str | None) -> float | None:
@@ -164,11 +166,11 @@ class LocalLinks:
         rows = (
             ShortLink.objects.filter(deleted_at__isnull=True)
             .order_by("-counter", "-created_at")
-            .values_list("code", "pk", "url", "expires_at", "max_visits", "counter")[:limit]
+            .values_list("code", "pk", "url", "expires_at", "max_visits", "counter", "password_hash")[:limit]
         )
         loaded = {
-            code: (CachedLink(pk, url, False, _unix_time(expires_at), max_visits, counter), expires)
-            for code, pk, url, expires_at, max_visits, counter in rows
+            code: (CachedLink(pk, url, False, _unix_time(expires_at), max_visits, counter, bool(hashed)), expires)
+            for code, pk, url, expires_at, max_visits, counter, hashed in rows
         }
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
@@ -183,8 +185,8 @@ local_links = LocalLinks()
 
 
 def _cache_key(code: str) -> str:
-    # v2: CachedLink gained the lifetime fields; copies pickled before that must not be read.
-    return f"shortener:code:v2:{code}"
+    # v3: CachedLink gained `protected` (v2: the lifetime fields); older pickled copies must not be read.
+    return f"shortener:code:v3:{code}"
 
 
 def _fetch(code: str) -> CachedLink | None:
@@ -192,15 +194,15 @@ def _fetch(code: str) -> CachedLink | None:
     # building would cost more than the database's answer.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, url, deleted_at IS NOT NULL, expires_at, max_visits, counter "
+            f"SELECT id, url, deleted_at IS NOT NULL, expires_at, max_visits, counter, password_hash <> '' "
             f"FROM {LINK_TABLE} WHERE code = %s",
             [code],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, url, is_deleted, expires_at, max_visits, counter = row
-    return CachedLink(pk, url, bool(is_deleted), _unix_time(expires_at), max_visits, counter)
+    pk, url, is_deleted, expires_at, max_visits, counter, protected = row
+    return CachedLink(pk, url, bool(is_deleted), _unix_time(expires_at), max_visits, counter, bool(protected))
 
 
 def lifetime_over(link: CachedLink) -> str | None:

@@ -15,7 +15,7 @@ import logging
 import os
 import threading
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -23,8 +23,9 @@ from django.utils import timezone
 
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, bump_links_version
-from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit
-from shortener.services.visits import VisitKey
+from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit, VisitBreakdown
+from shortener.services.breakdowns import BOTS, NO_DETAILS, VisitDetails, bot_name, breakdown_names
+from shortener.services.visits import BotKey, VisitKey
 
 logger = logging.getLogger(__name__)
 
@@ -32,25 +33,45 @@ VISIT_TABLE = Visit._meta.db_table
 LINK_TABLE = ShortLink._meta.db_table
 DAILY_TABLE = DailyVisits._meta.db_table
 SITE_DAILY_TABLE = SiteDailyVisits._meta.db_table
+BREAKDOWN_TABLE = VisitBreakdown._meta.db_table
 
 
 # Both writers, in one transaction: the Visit rows (the unique constraint decides which are new),
-# the links' counters, and the per-day counts the charts read (DailyVisits per link,
-# SiteDailyVisits for all), so that the counters, the charts and the Visit rows always agree.
-# Rows are locked in one order (links by id, then (link, day), then day), so that two processes
-# flushing at once cannot deadlock. A flush that brings a link with max_visits to its limit
-# bumps LinkCacheVersion (in its transaction), so every process reads that link's counter
-# again and stops redirecting.
-def _write_postgresql(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]:
-    link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
+# the links' counters, the per-day counts the charts read (DailyVisits per link, SiteDailyVisits
+# for all) and the per-day breakdowns (VisitBreakdown: one row per dimension and name, with the
+# robots' requests apart), so that the counters, the charts, the breakdowns and the Visit rows
+# always agree. Rows are locked in one order (links by id, then (link, day), then day, then
+# (link, day, dimension, name)), so that two processes flushing at once cannot deadlock. A flush
+# that brings a link with max_visits to its limit bumps LinkCacheVersion (in its transaction), so
+# every process reads that link's counter again and stops redirecting.
+def _breakdown(
+    new_visits: list[VisitKey], details: Mapping[VisitKey, VisitDetails], bots: Mapping[BotKey, int]
+) -> Counter[tuple[int, datetime.date, str, str]]:
+    rows: Counter[tuple[int, datetime.date, str, str]] = Counter()
+    for visit in new_visits:
+        for dimension, name in breakdown_names(details.get(visit, NO_DETAILS)):
+            rows[visit[0], visit[2], dimension, name] += 1
+    for (link_id, day, user_agent), count in bots.items():
+        rows[link_id, day, BOTS, bot_name(user_agent)] += count
+    return rows
+
+
+def _write_postgresql(
+    visits: list[VisitKey], details: Mapping[VisitKey, VisitDetails], bots: Mapping[BotKey, int]
+) -> Counter[tuple[int, datetime.date]]:
+    new: Counter[tuple[int, datetime.date]] = Counter()
+    new_visits: list[VisitKey] = []
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) "
-            "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::date[]) "
-            "ON CONFLICT DO NOTHING RETURNING link_id, day",
-            [link_ids, visitors, days],
-        )
-        new = Counter(cursor.fetchall())
+        if visits:
+            link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
+            cursor.execute(
+                f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) "
+                "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::date[]) "
+                "ON CONFLICT DO NOTHING RETURNING link_id, visitor, day",
+                [link_ids, visitors, days],
+            )
+            new_visits = [tuple(row) for row in cursor.fetchall()]
+            new = Counter((link_id, day) for link_id, _visitor, day in new_visits)
         links = _per_link(new)
         ids = sorted(links)
         if len(ids) > 1:
@@ -79,10 +100,20 @@ def _write_postgresql(visits: list[VisitKey]) -> Counter[tuple[int, datetime.dat
             )
             if used_up:
                 bump_links_version()
+        rows = _breakdown(new_visits, details, bots)
+        if rows:
+            keys = sorted(rows)
+            cursor.execute(
+                f"INSERT INTO {BREAKDOWN_TABLE} (link_id, day, dimension, name, visits) "
+                "SELECT * FROM unnest(%s::bigint[], %s::date[], %s::varchar[], %s::varchar[], %s::bigint[]) "
+                "ON CONFLICT (link_id, day, dimension, name) "
+                f"DO UPDATE SET visits = {BREAKDOWN_TABLE}.visits + EXCLUDED.visits",
+                [*(list(column) for column in zip(*keys, strict=True)), [rows[key] for key in keys]],
+            )
     return new
 
 
-# Rows per statement on SQLite: 3 parameters a row stays far below its 32,766 variables.
+# Rows per statement on SQLite: 5 parameters a row (a breakdown's) stays far below its 32,766 variables.
 SQLITE_BATCH_ROWS = 500
 
 
@@ -91,7 +122,9 @@ def _batches[T](rows: list[T]) -> Iterator[list[T]]:
         yield rows[start : start + SQLITE_BATCH_ROWS]
 
 
-def _write_generic(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]:
+def _write_generic(
+    visits: list[VisitKey], details: Mapping[VisitKey, VisitDetails], bots: Mapping[BotKey, int]
+) -> Counter[tuple[int, datetime.date]]:
     """SQLite: the same writes in multi-row statements, 500 rows each.
 
     One statement per visit held SQLite's single write lock for the whole batch (a thousand
@@ -101,6 +134,7 @@ def _write_generic(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]
     adapt = connection.ops.adapt_datefield_value
     days = {adapt(day): day for day in {visit[2] for visit in visits}}
     new: Counter[tuple[int, datetime.date]] = Counter()
+    new_visits: list[VisitKey] = []
     used_up = False
     with connection.cursor() as cursor:
         for batch in _batches(visits):
@@ -108,11 +142,12 @@ def _write_generic(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]
             cursor.execute(
                 f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) VALUES "
                 + ", ".join(["(%s, %s, %s)"] * len(batch))
-                + " ON CONFLICT DO NOTHING RETURNING link_id, day",
+                + " ON CONFLICT DO NOTHING RETURNING link_id, visitor, day",
                 [value for link_id, visitor, day in batch for value in (link_id, visitor, adapt(day))],
             )
-            for link_id, day in cursor.fetchall():
+            for link_id, visitor, day in cursor.fetchall():
                 new[link_id, days[str(day)]] += 1
+                new_visits.append((link_id, visitor, days[str(day)]))
         links = sorted(_per_link(new).items())
         for batch in _batches(links):
             # UPDATE … FROM (SQLite 3.33+); a VALUES list's columns are column1, column2.
@@ -137,9 +172,25 @@ def _write_generic(visits: list[VisitKey]) -> Counter[tuple[int, datetime.date]]
                 f"ON CONFLICT (day) DO UPDATE SET visits = {SITE_DAILY_TABLE}.visits + excluded.visits",
                 [adapt(day), count],
             )
+        for batch in _batches(sorted(_breakdown(new_visits, details, bots).items())):
+            cursor.execute(
+                f"INSERT INTO {BREAKDOWN_TABLE} (link_id, day, dimension, name, visits) VALUES "
+                + ", ".join(["(%s, %s, %s, %s, %s)"] * len(batch))
+                + " ON CONFLICT (link_id, day, dimension, name) "
+                f"DO UPDATE SET visits = {BREAKDOWN_TABLE}.visits + excluded.visits",
+                [value for key, count in batch for value in (key[0], adapt(key[1]), key[2], key[3], count)],
+            )
     if used_up:
         bump_links_version()
     return new
+
+
+def _add_breakdown(cursor, link_id: int, day: object, dimension: str, name: str, count: int) -> None:
+    cursor.execute(
+        f"INSERT INTO {BREAKDOWN_TABLE} (link_id, day, dimension, name, visits) VALUES (%s, %s, %s, %s, %s) "
+        f"ON CONFLICT (link_id, day, dimension, name) DO UPDATE SET visits = {BREAKDOWN_TABLE}.visits + %s",
+        [link_id, day, dimension, name, count, count],
+    )
 
 
 def _add_to_days(cursor, link_id: int, day: object) -> None:
@@ -169,7 +220,9 @@ def _per_day(new: Counter[tuple[int, datetime.date]]) -> Counter[datetime.date]:
     return days
 
 
-def _write(visits: list[VisitKey], *, wait_for_wal: bool) -> int:
+def _write(
+    visits: list[VisitKey], details: Mapping[VisitKey, VisitDetails], bots: Mapping[BotKey, int], *, wait_for_wal: bool
+) -> int:
     """Insert the visits' rows and add the new ones to their links' counters and per-day counts, in one transaction."""
     write = _write_postgresql if connection.vendor == "postgresql" else _write_generic
     with transaction.atomic():
@@ -178,18 +231,34 @@ def _write(visits: list[VisitKey], *, wait_for_wal: bool) -> int:
             # which a visit counter can afford; waiting for the WAL flush per visit cannot.
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL synchronous_commit TO OFF")
-        return sum(write(sorted(visits)).values())
+        return sum(write(sorted(visits), details, bots).values())
 
 
-def write_visits(visits: list[VisitKey], *, wait_for_wal: bool) -> int:
-    """Write the visits now; return how many were new. Visits of links removed meanwhile are dropped."""
+def write_visits(
+    visits: list[VisitKey],
+    *,
+    wait_for_wal: bool,
+    details: Mapping[VisitKey, VisitDetails] | None = None,
+    bots: Mapping[BotKey, int] | None = None,
+) -> int:
+    """Write the visits now; return how many were new. Visits of links removed meanwhile are dropped.
+
+    `details`: what each visit's request told (services/breakdowns.py; a visit without is
+    "Unknown" everywhere); `bots`: robots' requests per (link, day, User-Agent), counted apart.
+    """
+    details = details or {}
+    bots = bots or {}
     try:
-        return _write(visits, wait_for_wal=wait_for_wal)
+        return _write(visits, details, bots, wait_for_wal=wait_for_wal)
     except IntegrityError:
         # A link was removed from the database since its visit: count the others.
-        live = set(ShortLink.objects.filter(pk__in={visit[0] for visit in visits}).values_list("pk", flat=True))
+        link_ids = {visit[0] for visit in visits} | {bot[0] for bot in bots}
+        live = set(ShortLink.objects.filter(pk__in=link_ids).values_list("pk", flat=True))
         kept = [visit for visit in visits if visit[0] in live]
-        return _write(kept, wait_for_wal=wait_for_wal) if kept else 0
+        kept_bots = {key: count for key, count in bots.items() if key[0] in live}
+        if not kept and not kept_bots:
+            return 0
+        return _write(kept, details, kept_bots, wait_for_wal=wait_for_wal)
 
 
 class VisitBuffer:
@@ -199,16 +268,23 @@ class VisitBuffer:
         self._lock = threading.Lock()
         # One flush at a time: a flush at exit must not overtake the background one.
         self._flush_lock = threading.Lock()
-        self._pending: dict[VisitKey, None] = {}
+        self._pending: dict[VisitKey, VisitDetails] = {}
+        # Robots' requests, counted apart (never visits): (link, day, User-Agent) -> requests.
+        self._bots: Counter[BotKey] = Counter()
         self._flusher_pid: int | None = None
         self._flusher: threading.Thread | None = None
         self._stopping = threading.Event()
         # False: no flusher thread is started (fastpath.isolated(), for tests).
         self.background = True
 
-    def add(self, visit: VisitKey) -> None:
+    def add(self, visit: VisitKey, details: VisitDetails = NO_DETAILS) -> None:
         with self._lock:
-            self._pending[visit] = None
+            self._pending[visit] = details
+            self._start_once()
+
+    def add_bot(self, bot: BotKey) -> None:
+        with self._lock:
+            self._bots[bot] += 1
             self._start_once()
 
     def start(self) -> None:
@@ -253,19 +329,22 @@ class VisitBuffer:
         """Write the pending visits now; return how many of them were new (counted)."""
         with self._flush_lock:
             with self._lock:
-                visits, self._pending = list(self._pending), {}
-            if not visits:
+                pending, self._pending = self._pending, {}
+                bots, self._bots = self._bots, Counter()
+            if not pending and not bots:
                 return 0
             try:
-                return write_visits(visits, wait_for_wal=True)
+                return write_visits(list(pending), wait_for_wal=True, details=pending, bots=bots)
             except DatabaseError:
                 with self._lock:
-                    self._pending = dict.fromkeys(visits) | self._pending
+                    self._pending = pending | self._pending
+                    self._bots.update(bots)
                 raise
 
     def discard(self) -> None:
         with self._lock:
             self._pending = {}
+            self._bots = Counter()
 
 
 buffer = VisitBuffer()
@@ -294,7 +373,7 @@ class SeenVisits:
 seen = SeenVisits()
 
 
-def count_limited_visit(link_id: int, visit: VisitKey | None) -> str | None:
+def count_limited_visit(link_id: int, visit: VisitKey | None, details: VisitDetails = NO_DETAILS) -> str | None:
     """Count a visit (None: a bot's or a prefetch, not counted) of a link with max_visits, if still allowed.
 
     None if the redirect may go on, else why not (links.EXPIRED, USED_UP or GONE). One transaction:
@@ -324,7 +403,10 @@ def count_limited_visit(link_id: int, visit: VisitKey | None) -> str | None:
             if row is not None:
                 if new:
                     # The charts' per-day counts, in the same transaction, as the batch writer keeps them.
-                    _add_to_days(cursor, link_id, connection.ops.adapt_datefield_value(day))
+                    adapted = connection.ops.adapt_datefield_value(day)
+                    _add_to_days(cursor, link_id, adapted)
+                    for dimension, name in sorted(breakdown_names(details)):
+                        _add_breakdown(cursor, link_id, adapted, dimension, name, 1)
                 if row[0]:
                     bump_links_version()  # used up now: other processes drop their copies
                 return None

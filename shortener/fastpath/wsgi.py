@@ -101,6 +101,8 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     link = local_links.get(code)
     if link is None or link.is_deleted or fastpath.lifetime_over(link):
         return None  # the view answers 404 with the reason
+    if link.protected:
+        return None  # the view asks for its password first
     if link.max_visits is not None:
         return None  # its visits are counted in the database, during the request (fastpath.follow)
     # The views' own decision (shortener.formats); a JSON resolve is a lookup, not a visit.

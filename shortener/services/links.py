@@ -97,6 +97,7 @@ def link_create(
     custom: str = "",
     expires_at: datetime | None = None,
     max_visits: int | None = None,
+    password_hash: str = "",
 ) -> ShortLink:
     """Shorten `url` for the user (None: anonymously); every argument must already be clean.
 
@@ -104,7 +105,7 @@ def link_create(
     the conditional unique constraint makes that hold when two requests race. A link
     with a lifetime is always a new one.
     """
-    lifetime = {"expires_at": expires_at, "max_visits": max_visits}
+    lifetime = {"expires_at": expires_at, "max_visits": max_visits, "password_hash": password_hash}
     if custom:
         try:
             return _insert(code=custom, url=url, owner_id=owner_id, is_custom=True, **lifetime)
@@ -116,11 +117,14 @@ def link_create(
                 and existing.url == url
                 and not existing.is_deleted
                 and (existing.expires_at, existing.max_visits) == (expires_at, max_visits)
+                and not existing.password_hash
+                and not password_hash
             ):
                 return existing
             raise Failure(messages.CUSTOM_TAKEN.format(custom=custom, url=url), 409) from None
 
-    deduplicated = expires_at is None and max_visits is None
+    # A protected link is its own too: another request for the URL must not get it back.
+    deduplicated = expires_at is None and max_visits is None and not password_hash
     existing = _existing_generated(owner_id, url) if deduplicated else None
     if existing:
         return existing

@@ -29,11 +29,12 @@ from django.utils import timezone
 from common import parsers
 from shortener import messages
 from shortener.errors import Failure
-from shortener.models import LinkImport, ShortLink
+from shortener.models import LinkImport, LinkTag, ShortLink
+from shortener.services.editing import clean_password_hash, clean_tags, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
 
-EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits")
+EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits", "tags", "password_hash")
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -55,13 +56,25 @@ class ImportItem:
     custom: str = ""
     expires_at: str = ""
     max_visits: str = ""
+    tags: str = ""
+    password_hash: str = ""
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
 
 
 # Rows fetched per round trip by the export's server-side cursor, and encoded per write.
 EXPORT_CHUNK = 2000
-EXPORT_COLUMNS = ("url", "is_custom", "code", "counter", "created_at", "expires_at", "max_visits")
+EXPORT_COLUMNS = (
+    "pk",
+    "url",
+    "is_custom",
+    "code",
+    "counter",
+    "created_at",
+    "expires_at",
+    "max_visits",
+    "password_hash",
+)
 
 
 def links_for_export(user_id: int) -> QuerySet[ShortLink]:
@@ -77,19 +90,31 @@ def export_rows(user_id: int, short_prefix: str) -> Iterator[dict[str, Any]]:
     needs no quoting), so that building 10^6 short URLs costs a string concatenation each.
     """
     rows = links_for_export(user_id).values_list(*EXPORT_COLUMNS).iterator(chunk_size=EXPORT_CHUNK)
-    for url, is_custom, code, counter, created_at, expires_at, max_visits in rows:
-        yield {
-            "url": url,
-            "custom": code if is_custom else "",
-            "short": short_prefix + code,
-            "counter": counter,
-            "created_at": int(created_at.timestamp()),
-            "expires_at": int(expires_at.timestamp()) if expires_at else None,
-            "max_visits": max_visits,
-        }
+    for chunk in _chunks(rows):
+        # One query per chunk for the chunk's tags.
+        tags: dict[int, list[str]] = {}
+        for link_id, name in (
+            LinkTag.objects.filter(link_id__in=[row[0] for row in chunk])
+            .order_by("name")
+            .values_list("link_id", "name")
+        ):
+            tags.setdefault(link_id, []).append(name)
+        for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk:
+            yield {
+                "url": url,
+                "custom": code if is_custom else "",
+                "short": short_prefix + code,
+                "counter": counter,
+                "created_at": int(created_at.timestamp()),
+                "expires_at": int(expires_at.timestamp()) if expires_at else None,
+                "max_visits": max_visits,
+                "tags": tags.get(pk, []),
+                # The hash, never the password: an import elsewhere protects the link the same way.
+                "password_hash": hashed,
+            }
 
 
-def _chunks(rows: Iterator[dict[str, Any]]) -> Iterator[list[dict[str, Any]]]:
+def _chunks[T](rows: Iterator[T]) -> Iterator[list[T]]:
     chunk = []
     for row in rows:
         chunk.append(row)
@@ -118,7 +143,7 @@ def export_csv(rows: Iterator[dict[str, Any]]) -> Iterator[bytes]:
     writer = csv.DictWriter(out, fieldnames=EXPORT_FIELDS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for chunk in _chunks(rows):
-        writer.writerows(chunk)
+        writer.writerows({**row, "tags": " ".join(row["tags"])} for row in chunk)
         yield out.getvalue().encode()
         out.seek(0)
         out.truncate()
@@ -171,9 +196,15 @@ def _json_items(text: str) -> Iterator[ImportItem]:
                 custom=_text(entry.get("custom")),
                 expires_at=_text(entry.get("expires_at")),
                 max_visits=_text(entry.get("max_visits")),
+                tags=" ".join(entry["tags"]) if _is_text_list(entry.get("tags")) else _text(entry.get("tags")),
+                password_hash=_text(entry.get("password_hash")),
             )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
+
+
+def _is_text_list(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
 
 
 def _text(value: object) -> str:
@@ -199,7 +230,15 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
                 continue
             if reader.line_num == 1 and row[0].strip().lower() == "url":
                 continue  # the header
-            yield ImportItem(reader.line_num, url=row[0], custom=row[1] if len(row) > 1 else "")
+            # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
+            ours = len(row) == len(EXPORT_FIELDS)
+            yield ImportItem(
+                reader.line_num,
+                url=row[0],
+                custom=row[1] if len(row) > 1 else "",
+                tags=row[7] if ours else "",
+                password_hash=row[8] if ours else "",
+            )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None
 
@@ -236,13 +275,17 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
         return outcome
     try:
         url = clean_url(item.url)
+        tags = clean_tags(item.tags)
         link = link_create(
             owner_id=user_id,
             url=url,
             custom=clean_custom(item.custom, url=url),
             expires_at=clean_expires_at(item.expires_at),
             max_visits=clean_max_visits(item.max_visits),
+            password_hash=clean_password_hash(item.password_hash),
         )
+        if tags:
+            set_tags(link, tags)
     except Failure as failure:
         return LineResult(item.line, "refused", msg=failure.msg)
     status = "created" if link.created_at >= started_at else "existing"

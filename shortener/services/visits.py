@@ -19,7 +19,7 @@ from django.utils import timezone
 from common.bots import is_bot
 from common.http import client_ip
 from shortener.charts import CHART_DAYS
-from shortener.models import DailyVisits, Visit
+from shortener.models import DailyVisits, Visit, VisitBreakdown
 
 # Speculative loads announce themselves in one of these headers (Sec-Purpose, Purpose, X-Purpose, X-Moz).
 PREFETCH_META_KEYS = ("HTTP_SEC_PURPOSE", "HTTP_PURPOSE", "HTTP_X_PURPOSE", "HTTP_X_MOZ")
@@ -27,10 +27,13 @@ PREFETCH_WORDS = ("prefetch", "preview", "prerender")
 
 # (link id, visitor hash, UTC day): what the (link, visitor, day) unique constraint holds once.
 type VisitKey = tuple[int, str, datetime.date]
+# (link id, UTC day, User-Agent): a robot's request, counted apart in the breakdowns.
+type BotKey = tuple[int, datetime.date, str]
 
 
-def counts_as_visit(request: HttpRequest) -> bool:
-    if request.method != "GET":
+def counts_as_visit(request: HttpRequest, *, unlocked: bool = False) -> bool:
+    """A GET by a person (`unlocked`: the POST of a protected link's password form, which leads on)."""
+    if request.method != ("POST" if unlocked else "GET"):
         return False
     meta = request.META
     for key in PREFETCH_META_KEYS:
@@ -38,6 +41,22 @@ def counts_as_visit(request: HttpRequest) -> bool:
         if value and any(word in value.lower() for word in PREFETCH_WORDS):
             return False
     return not is_bot(meta.get("HTTP_USER_AGENT", ""))
+
+
+def is_bot_get(request: HttpRequest, *, unlocked: bool = False) -> bool:
+    """A known robot's GET that is not a prefetch: shown apart in the statistics, never counted."""
+    if request.method != ("POST" if unlocked else "GET") or is_prefetch(request):
+        return False
+    return is_bot(request.META.get("HTTP_USER_AGENT", ""))
+
+
+def is_prefetch(request: HttpRequest) -> bool:
+    meta = request.META
+    for key in PREFETCH_META_KEYS:
+        value = meta.get(key)
+        if value and any(word in value.lower() for word in PREFETCH_WORDS):
+            return True
+    return False
 
 
 @lru_cache(maxsize=4)
@@ -84,3 +103,9 @@ def visits_prune(
     visits = Visit.objects.filter(day__lt=today - datetime.timedelta(days=keep_days))
     daily = DailyVisits.objects.filter(day__lt=today - datetime.timedelta(days=keep_chart_days))
     return _delete_in_batches(visits, batch), _delete_in_batches(daily, batch)
+
+
+def breakdowns_prune(*, keep_days: int, batch: int = PRUNE_BATCH) -> int:
+    """Delete the per-day breakdowns of days before `keep_days` ago; return how many rows."""
+    first_kept = timezone.now().date() - datetime.timedelta(days=keep_days)
+    return _delete_in_batches(VisitBreakdown.objects.filter(day__lt=first_kept), batch)

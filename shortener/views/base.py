@@ -16,6 +16,7 @@ from shortener import messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import wants_json
+from shortener.services.links import link_by_code
 
 
 def short_url(request: HttpRequest, code: str) -> str:
@@ -45,6 +46,26 @@ def lifetime_fields(link: ShortLink) -> dict[str, int]:
         fields["expires_at"] = int(link.expires_at.timestamp())
     if link.max_visits is not None:
         fields["max_visits"] = link.max_visits
+    return fields
+
+
+def live_link(request: HttpRequest, code: str) -> ShortLink:
+    """The link behind `code`, or a 404 Failure when it is unknown or deleted (an expired one is kept)."""
+    link = link_by_code(code)
+    if link is None or link.is_deleted:
+        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
+        raise Failure(message.format(short=short_url(request, code)), 404)
+    return link
+
+
+def extra_fields(link: ShortLink) -> dict[str, object]:
+    """`tags` and `protected` for JSON answers, only when the link has them (Lstu's shape otherwise)."""
+    fields: dict[str, object] = {}
+    tags = sorted(tag.name for tag in link.tags.all())
+    if tags:
+        fields["tags"] = tags
+    if link.password_hash:
+        fields["protected"] = True
     return fields
 
 

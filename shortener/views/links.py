@@ -12,10 +12,19 @@ from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import redirect_response, success
 from shortener.services.admin_mode import is_admin
 from shortener.services.anonymous import check_anonymous_shortening
+from shortener.services.editing import clean_password, clean_tags, password_hash, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
 from shortener.throttling import CreateThrottle, enforce
-from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
+from shortener.views.base import (
+    extra_fields,
+    lifetime_fields,
+    login_required_response,
+    qr_png_base64,
+    qr_svg,
+    short_url,
+)
+from shortener.views.password import password_gate
 
 # An expired or used-up link is kept (with its statistics) but answers 404 with its own message.
 LIFETIME_OVER_MESSAGES = {
@@ -60,10 +69,19 @@ def create(request: HttpRequest) -> HttpResponse:
         custom = clean_custom(raw_custom, url=url)
         expires_at = clean_expires_at(data.get("expires_at", ""))
         max_visits = clean_max_visits(data.get("max_visits", ""))
+        tags = clean_tags(data.get("tags", ""))
+        password = clean_password(data.get("password", ""))
         # Anonymous links belong to no one: only admin statistics list them.
         link = link_create(
-            owner_id=request.user.pk, url=url, custom=custom, expires_at=expires_at, max_visits=max_visits
+            owner_id=request.user.pk,
+            url=url,
+            custom=custom,
+            expires_at=expires_at,
+            max_visits=max_visits,
+            password_hash=password_hash(password),
         )
+        if tags:
+            set_tags(link, tags)
     except Failure as failure:
         if wants_json(request):
             raise
@@ -73,18 +91,21 @@ def create(request: HttpRequest) -> HttpResponse:
             "custom_value": raw_custom,
             "expires_at_value": data.get("expires_at", ""),
             "max_visits_value": data.get("max_visits", ""),
+            "tags_value": data.get("tags", ""),
         }
         return render(request, "shortener/index.html", context, status=failure.status)
 
     short = short_url(request, link.code)
     if wants_json(request):
-        return success(url=link.url, short=short, qrcode=qr_png_base64(short), **lifetime_fields(link))
+        return success(
+            url=link.url, short=short, qrcode=qr_png_base64(short), **lifetime_fields(link), **extra_fields(link)
+        )
     request.session[LAST_CREATED_KEY] = link.code
     flash.success(request, messages.LINK_CREATED.format(short=short))
     return redirect("shortener:index")
 
 
-@endpoint("GET", "HEAD")
+@endpoint("GET", "HEAD", "POST", csrf=True)
 def follow(request: HttpRequest, code: str) -> HttpResponse:
     """Follow a short link: the redirects that reach Django (the others never get here).
 
@@ -103,6 +124,10 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
         message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
     if message:
         raise Failure(message.format(short=short_url(request, code)), 404)
+    if link.protected:
+        return password_gate(request, link, short_url(request, code), LIFETIME_OVER_MESSAGES)
+    if request.method == "POST":
+        raise Failure(messages.METHOD_NOT_ALLOWED, 405)  # only a protected link takes a form
     if wants_json(request):
         return success(url=link.url)
     refused = fastpath.follow(link, request)

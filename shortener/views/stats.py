@@ -1,16 +1,20 @@
 """Statistics: own links, all links in admin mode, one link; entering admin mode; deleting links."""
 
+import datetime
 import re
 import time
 
 from django.contrib import messages as flash
+from django.db.models import Exists, OuterRef, Q, QuerySet, prefetch_related_objects
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.http import urlencode
 
 from shortener import messages
-from shortener.charts import link_chart, site_chart
+from shortener.charts import CHART_DAYS, link_chart, site_chart
 from shortener.errors import Failure
-from shortener.models import ApiKey, ShortLink
+from shortener.models import ApiKey, LinkTag, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
 from shortener.responses import success
 from shortener.services.admin_mode import (
@@ -20,8 +24,16 @@ from shortener.services.admin_mode import (
     admin_mode_available,
     is_admin,
 )
+from shortener.services.breakdowns import (
+    BOTS,
+    COUNTRY_CREDIT,
+    DIMENSIONS,
+    RANGE_MAX_DAYS,
+    USER_AGENT_CREDIT,
+    link_breakdowns,
+)
+from shortener.services.editing import clean_tag
 from shortener.services.links import (
-    link_by_code,
     link_delete,
     links_free_codes,
     links_live,
@@ -29,7 +41,16 @@ from shortener.services.links import (
     live_links_total,
 )
 from shortener.tokens import has_token
-from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
+from shortener.views.base import (
+    extra_fields,
+    lifetime_fields,
+    live_link,
+    login_required_response,
+    qr_png_base64,
+    qr_svg,
+    short_url,
+)
+from shortener.views.qr import QR_SIZES
 
 PAGE_SIZE = 10
 # A user's own links per page (Lstu shows them all; a user rarely has more).
@@ -37,6 +58,33 @@ OWN_PAGE_SIZE = 100
 
 
 PAGE_RE = re.compile(r"[1-9][0-9]{0,8}")
+DAY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+SEARCH_MAX_LENGTH = 200
+TABLE_TITLES = {
+    "referrers": "Referrers",
+    "browsers": "Browsers",
+    "os": "Operating systems",
+    "devices": "Device types",
+    "countries": "Countries",
+}
+
+
+def _filtered(request: HttpRequest, links: QuerySet[ShortLink]) -> tuple[QuerySet[ShortLink], str, str]:
+    """The links matching `q` (in the URL or code, or a tag) and `tag`, with both as given."""
+    query = request.GET.get("q", "").strip()
+    if "\x00" in query:  # PostgreSQL cannot compare with NUL
+        raise Failure(messages.FIELD_HAS_NUL.format(field="q"))
+    if len(query) > SEARCH_MAX_LENGTH:
+        raise Failure(messages.SEARCH_TOO_LONG.format(limit=SEARCH_MAX_LENGTH))
+    raw_tag = request.GET.get("tag", "").strip()
+    tag = clean_tag(raw_tag) if raw_tag else ""
+    if query:
+        # EXISTS rather than a join, so that a link with several tags is listed once.
+        tagged = LinkTag.objects.filter(link=OuterRef("pk"), name=query.lower())
+        links = links.filter(Q(url__icontains=query) | Q(code__icontains=query) | Exists(tagged))
+    if tag:
+        links = links.filter(Exists(LinkTag.objects.filter(link=OuterRef("pk"), name=tag)))
+    return links, query, tag
 
 
 def _page_number(raw: str) -> int:
@@ -53,14 +101,15 @@ def stats_page(
     if admin:
         size = PAGE_SIZE
         links = ShortLink.objects.all()
-        total = live_links_total()
     else:
         # Lstu lists a user's links whole; paged past OWN_PAGE_SIZE, so that a user with
         # 10,000 links gets a page and not 10,000 QR codes (shortener/README.md).
         size = OWN_PAGE_SIZE
         links = ShortLink.objects.filter(owner=request.user)
-        total = links.filter(deleted_at__isnull=True).count()
+    links, query, tag = _filtered(request, links)
+    total = live_links_total() if admin and not (query or tag) else links.filter(deleted_at__isnull=True).count()
     rows = links_page(links, total=total, page=page, size=size)
+    prefetch_related_objects(rows, "tags")
     if wants_json(request):
         items = []
         for link in rows:
@@ -74,14 +123,30 @@ def stats_page(
                     "created_at": created_at,
                     "qrcode": qr_png_base64(short),
                     **lifetime_fields(link),
+                    **extra_fields(link),
                 }
             )
         response = JsonResponse(items, safe=False, status=status)
         response["X-Total-Count"] = str(total)
         return response
     last_page = max(1, -(-total // size))
+    keep = {key: value for key, value in (("q", query), ("tag", tag)) if value}
     context = {
-        "items": [{"link": link, "short": short_url(request, link.code)} for link in rows],
+        "query": query,
+        "tag": tag,
+        # The user's tags, offered by the tag field (a phone's list hides them to stay one line a link).
+        "own_tags": LinkTag.objects.filter(link__owner=request.user, link__deleted_at__isnull=True)
+        .values_list("name", flat=True)
+        .distinct()
+        .order_by("name")[:200],
+        "filtered": bool(keep),
+        "previous_query": urlencode({**keep, "page": page - 1}),
+        "next_query": urlencode({**keep, "page": page + 1}),
+        # `target`: the URL less its scheme, what a phone's narrow column shows.
+        "items": [
+            {"link": link, "short": short_url(request, link.code), "target": link.url.split("://", 1)[-1]}
+            for link in rows
+        ],
         "first_rank": (page - 1) * size + 1,
         "is_admin": admin,
         "admin_available": admin_mode_available(),
@@ -141,19 +206,38 @@ def stats(request: HttpRequest) -> HttpResponse:
     return stats_page(request)
 
 
-def _live_link(request: HttpRequest, code: str) -> ShortLink:
-    link = link_by_code(code)
-    if link is None or link.is_deleted:
-        message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
-        raise Failure(message.format(short=short_url(request, code)), 404)
-    return link
+def _day(raw: str, default: datetime.date) -> datetime.date:
+    if not raw:
+        return default
+    if not DAY_RE.fullmatch(raw):
+        raise Failure(messages.DATE_INVALID)
+    try:
+        return datetime.date.fromisoformat(raw)
+    except ValueError:
+        raise Failure(messages.DATE_INVALID) from None
+
+
+def date_range(request: HttpRequest) -> tuple[datetime.date, datetime.date]:
+    """The days `from`..`to` (YYYY-MM-DD, UTC; by default the last CHART_DAYS days, today included)."""
+    today = timezone.now().date()
+    last = _day(request.GET.get("to", ""), today)
+    try:
+        default_first = last - datetime.timedelta(days=CHART_DAYS - 1)
+    except OverflowError:  # `to` in the first days of year 1
+        default_first = datetime.date.min
+    first = _day(request.GET.get("from", ""), default_first)
+    if first > last or (last - first).days >= RANGE_MAX_DAYS:
+        raise Failure(messages.DATE_RANGE_INVALID.format(days=RANGE_MAX_DAYS))
+    return first, last
 
 
 # Lstu answers JSON here whatever the client asks; a browser asking for a page gets one.
 @endpoint("GET", "HEAD", json_by_default=True)
 def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
-    link = _live_link(request, code)
+    link = live_link(request, code)
     short = short_url(request, code)
+    first, last = date_range(request)
+    breakdowns = link_breakdowns(link.pk, first, last)
     fields = {
         "url": link.url,
         "short": short,
@@ -161,10 +245,26 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
         "created_at": int(link.created_at.timestamp()),
         "timestamp": int(time.time()),
         **lifetime_fields(link),
+        **extra_fields(link),
     }
     if wants_json(request):
-        return success(**fields)
-    context = {**fields, "link": link, "qr": qr_svg(short), "chart": link_chart(link.pk)}
+        return success(**fields, **{"from": first.isoformat(), "to": last.isoformat()}, **breakdowns)
+    can_change = request.user.is_authenticated and (link.owner_id == request.user.pk or is_admin(request))
+    context = {
+        **fields,
+        "link": link,
+        "qr": qr_svg(short),
+        "chart": link_chart(link.pk),
+        "first": first,
+        "last": last,
+        "tables": [(TABLE_TITLES[dimension], breakdowns[dimension]) for dimension in DIMENSIONS],
+        "bots": breakdowns[BOTS],
+        "range_total": sum(item["visits"] for item in breakdowns["browsers"]),
+        "can_change": can_change,
+        "qr_sizes": QR_SIZES,
+        "country_credit": COUNTRY_CREDIT,
+        "user_agent_credit": USER_AGENT_CREDIT,
+    }
     return render(request, "shortener/stats_detail.html", context)
 
 
@@ -174,17 +274,29 @@ def fullstats(request: HttpRequest) -> HttpResponse:
     return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
 
 
-@endpoint("GET", token=True)
+def owned_link(request: HttpRequest, code: str) -> ShortLink:
+    """The live link behind `code` if the user may change it: its owner, or anyone in admin mode."""
+    link = live_link(request, code)
+    if link.owner_id != request.user.pk and not is_admin(request):
+        raise Failure(messages.NOT_YOUR_LINK.format(short=short_url(request, code)), 403)
+    return link
+
+
+@endpoint("GET", "POST", csrf=True, token=True)
 def delete(request: HttpRequest, code: str) -> HttpResponse:
+    """GET (Lstu's, admin mode only) or POST (its owner, or admin mode; the confirmation page's form)."""
     # A GET that deletes: refuse it when a browser says another site started it.
-    if is_cross_site(request):
+    if request.method == "GET" and is_cross_site(request):
         raise Failure(messages.CROSS_SITE, 403)
     if not request.user.is_authenticated:
         return login_required_response(request)
     try:
-        if not is_admin(request):
-            raise Failure(messages.NOT_ADMIN, 403)
-        link = _live_link(request, code)
+        if request.method == "GET":
+            if not is_admin(request):
+                raise Failure(messages.NOT_ADMIN, 403)
+            link = live_link(request, code)
+        else:
+            link = owned_link(request, code)
     except Failure as failure:
         if wants_json(request):
             raise
@@ -196,3 +308,12 @@ def delete(request: HttpRequest, code: str) -> HttpResponse:
         return success(url=link.url, short=short)
     flash.success(request, messages.LINK_DELETED.format(short=short))
     return redirect("shortener:stats")
+
+
+@endpoint("GET", "HEAD")
+def delete_confirm(request: HttpRequest, code: str) -> HttpResponse:
+    """The page that asks before deleting: its button posts to /d/<code> with the CSRF token."""
+    if not request.user.is_authenticated:
+        return login_required_response(request)
+    link = owned_link(request, code)
+    return render(request, "shortener/delete.html", {"link": link, "short": short_url(request, code)})

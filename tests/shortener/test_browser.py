@@ -63,6 +63,10 @@ def test_user_shortens_follows_checks_stats_and_admin_deletes(visitor_page, live
     page.get_by_role("heading", name="All short links").wait_for()
 
     page.get_by_role("link", name=f"Delete {short}").click()
+    # A confirmation first (issue 23: the link used to delete at once); its button posts the form.
+    page.get_by_role("heading", name=f"Delete {code}?").wait_for()
+    assert not ShortLink.objects.get().is_deleted
+    page.get_by_role("button", name="Delete this link").click()
     page.get_by_text(f"The shortened URL {short} has been deleted.").wait_for()
     assert ShortLink.objects.get().is_deleted
 

@@ -93,7 +93,10 @@ def test_a_link_without_visits_shows_an_empty_chart(client, link):
 def test_json_statistics_are_unchanged_by_the_chart(client, link):
     response = client.get("/s/stats/chart01", {"_format": "json"})
 
-    assert set(response.json()) == {"success", "url", "short", "counter", "created_at", "timestamp"}
+    # Lstu's fields, and the breakdowns of issue 23 over the date range; no chart.
+    lstu = {"success", "url", "short", "counter", "created_at", "timestamp"}
+    breakdowns = {"from", "to", "referrers", "browsers", "os", "devices", "countries", "bots"}
+    assert set(response.json()) == lstu | breakdowns
 
 
 def test_admin_statistics_show_the_totals_of_the_last_30_days(admin_mode_client, link, other_user):

@@ -23,7 +23,7 @@ from common.estimated_count import EstimatedCountPaginator
 from shortener import messages
 from shortener.charts import CHART_DAYS, link_chart, site_chart
 from shortener.fastpath.visits import VisitBuffer, write_visits
-from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit
+from shortener.models import DailyVisits, LinkTag, ShortLink, SiteDailyVisits, Visit
 from shortener.services import transfer
 from shortener.services.links import links_by_popularity, links_page, live_links_total
 from shortener.services.visits import visits_prune
@@ -103,7 +103,7 @@ def test_admin_html_last_page_shows_its_links_and_no_next_link(admin_mode_client
 
     assert f"page {last} of {last} ({live} links)" in html
     for code in offset_page(ShortLink.objects.all(), last, 10):
-        assert f'href="/s/d/{code}"' in html
+        assert f'href="/s/delete/{code}"' in html
     assert 'rel="next"' not in html
     assert f'href="?page={last - 1}"' in html
 
@@ -178,6 +178,8 @@ def old_export_rows(owner) -> list[dict]:
             "created_at": int(link.created_at.timestamp()),
             "expires_at": int(link.expires_at.timestamp()) if link.expires_at else None,
             "max_visits": link.max_visits,
+            "tags": sorted(tag.name for tag in link.tags.all()),
+            "password_hash": link.password_hash,
         }
         for link in links
     ]
@@ -188,8 +190,10 @@ def many_links(user, other_user, monkeypatch):
     """Seven chunks' worth of links (the chunk made small), ties in created_at, some with a lifetime."""
     monkeypatch.setattr(transfer, "EXPORT_CHUNK", 3)
     tied_links(user, 20)
-    ShortLinkFactory(owner=user, code="limited", is_custom=True, max_visits=3, expires_at=timezone.now())
-    ShortLinkFactory(owner=user, url='https://quote.example/?a="b",c\u00e9')
+    limited = ShortLinkFactory(owner=user, code="limited", is_custom=True, max_visits=3, expires_at=timezone.now())
+    # Tags come from one query per chunk: some on a link of a later chunk.
+    LinkTag.objects.bulk_create([LinkTag(link=limited, name="zeta"), LinkTag(link=limited, name="alpha")])
+    ShortLinkFactory(owner=user, url='https://quote.example/?a="b",c\u00e9', password_hash="md5$x$y")
     ShortLinkFactory(owner=other_user, code="bobs")
 
 
@@ -210,14 +214,15 @@ def test_streamed_csv_export_is_the_old_answer_byte_for_byte(alice_client, user,
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=transfer.EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows(old_export_rows(user))
+    writer.writerows({**row, "tags": " ".join(row["tags"])} for row in old_export_rows(user))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response.getvalue() == out.getvalue().encode()
 
 
 def test_an_empty_export_is_an_empty_list_and_a_header(bob_client, other_user):
     assert bob_client.get("/s/export").getvalue() == b"[]"
-    assert bob_client.get("/s/export.csv").getvalue() == b"url,custom,short,counter,created_at,expires_at,max_visits\n"
+    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash\n"
+    assert bob_client.get("/s/export.csv").getvalue() == header
 
 
 def test_the_export_holds_only_the_requesters_links(bob_client, other_user, many_links):

@@ -9,6 +9,7 @@ from rest_framework import status
 from shortener import messages
 from shortener.fastpath import flush_visits
 from tests.shortener.asserts import assert_shortener_error
+from tests.shortener.breakdowns import empty_breakdowns
 from tests.shortener.factories import ShortLinkFactory
 from tests.shortener.qr import assert_png_qr_of
 
@@ -78,7 +79,7 @@ def test_stats_html_shows_own_links_in_a_table(alice_client, user, other_user):
 
     page = alice_client.get("/s/stats").content.decode()
 
-    assert "<table>" in page
+    assert '<table class="links">' in page
     assert "http://testserver/s/mine" in page
     assert "https://mine.example/" in page
     assert "/s/bobs" not in page
@@ -96,7 +97,7 @@ def test_stats_html_offers_admin_mode_only_when_configured(alice_client, setting
 def test_stats_own_list_takes_a_fixed_number_of_queries(alice_client, user, django_assert_num_queries):
     ShortLinkFactory.create_batch(5, owner=user)
 
-    with django_assert_num_queries(4):  # session, user, count, page
+    with django_assert_num_queries(5):  # session, user, count, page, its links' tags
         response = alice_client.get("/s/stats", {"_format": "json"})
 
     assert len(response.json()) == 5
@@ -145,17 +146,17 @@ def test_admin_stats_html_has_pager_links_and_delete_links(admin_mode_client, us
     assert 'href="?page=2"' in first
     assert 'rel="prev"' not in first
     assert "Page 1 of 2" in first
-    assert 'href="/s/d/rank00"' in first
+    assert 'href="/s/delete/rank00"' in first
     assert "rank10" not in first
     assert 'href="?page=1"' in second
     assert 'rel="next"' not in second
-    assert 'href="/s/d/rank10"' in second
+    assert 'href="/s/delete/rank10"' in second
 
 
 def test_admin_stats_list_takes_a_fixed_number_of_queries(admin_mode_client, user, django_assert_num_queries):
     make_ranked_links(15, user)
 
-    with django_assert_num_queries(4):  # session, user, count, page
+    with django_assert_num_queries(5):  # session, user, count, page, its links' tags
         response = admin_mode_client.get("/s/stats", {"_format": "json"})
 
     assert len(response.json()) == 10
@@ -176,6 +177,7 @@ def test_stats_detail_json_gives_counter_and_unix_times(client, user):
         "counter": 2,
         "created_at": int(link.created_at.timestamp()),
         "timestamp": body["timestamp"],
+        **empty_breakdowns(),
     }
     assert before <= body["timestamp"] <= int(time.time())
 

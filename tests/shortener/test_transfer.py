@@ -51,6 +51,8 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "created_at": int(mine.created_at.timestamp()),
             "expires_at": None,
             "max_visits": None,
+            "tags": [],
+            "password_hash": "",
         },
         {
             "url": "https://b.example/",
@@ -60,6 +62,8 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "created_at": exported[1]["created_at"],
             "expires_at": None,
             "max_visits": None,
+            "tags": [],
+            "password_hash": "",
         },
     ]
 
@@ -72,7 +76,17 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
 
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     rows = list(csv.reader(io.StringIO(response.getvalue().decode())))
-    assert rows[0] == ["url", "custom", "short", "counter", "created_at", "expires_at", "max_visits"]
+    assert rows[0] == [
+        "url",
+        "custom",
+        "short",
+        "counter",
+        "created_at",
+        "expires_at",
+        "max_visits",
+        "tags",
+        "password_hash",
+    ]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
 
 

@@ -10,6 +10,7 @@ from shortener import messages
 from shortener.models import CODE_ALPHABET, ShortLink
 from shortener.services.links import link_delete
 from tests.shortener.asserts import assert_shortener_error
+from tests.shortener.breakdowns import empty_breakdowns
 from tests.shortener.factories import ShortLinkFactory
 from tests.shortener.qr import assert_png_qr_of
 
@@ -110,6 +111,7 @@ def test_stats_detail_answers_json_unless_html_is_preferred(client, accept):
         "counter": 3,
         "created_at": int(link.created_at.timestamp()),
         "timestamp": body["timestamp"],
+        **empty_breakdowns(),
     }
     assert abs(body["timestamp"] - time.time()) < 5
 

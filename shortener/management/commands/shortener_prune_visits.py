@@ -1,7 +1,8 @@
 from django.core.management.base import BaseCommand, CommandParser
 
 from shortener.charts import CHART_DAYS
-from shortener.services.visits import visits_prune
+from shortener.services.breakdowns import RANGE_MAX_DAYS
+from shortener.services.visits import breakdowns_prune, visits_prune
 
 
 class Command(BaseCommand):
@@ -23,6 +24,13 @@ class Command(BaseCommand):
             default=CHART_DAYS - 1,
             help=f"Days before today whose per-link daily counts are kept (default {CHART_DAYS - 1}).",
         )
+        # The statistics' breakdowns are chosen over a date range of up to a year.
+        parser.add_argument(
+            "--keep-breakdown-days",
+            type=int,
+            default=RANGE_MAX_DAYS - 1,
+            help=f"Days before today whose per-link breakdowns are kept (default {RANGE_MAX_DAYS - 1}).",
+        )
         parser.add_argument("--batch", type=int, default=10_000, help="Rows deleted per transaction.")
 
     def handle(self, *args: object, **options: object) -> None:
@@ -31,4 +39,5 @@ class Command(BaseCommand):
             keep_chart_days=int(options["keep_chart_days"]),
             batch=int(options["batch"]),
         )
-        self.stdout.write(f"Deleted {visits} visit row(s) and {daily} daily count(s).")
+        breakdowns = breakdowns_prune(keep_days=int(options["keep_breakdown_days"]), batch=int(options["batch"]))
+        self.stdout.write(f"Deleted {visits} visit row(s), {daily} daily count(s) and {breakdowns} breakdown row(s).")

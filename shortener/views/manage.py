@@ -1,0 +1,63 @@
+"""Changing one's links: the edit form and `PATCH`/`POST /edit/<code>` (owner, or admin mode)."""
+
+from django.contrib import messages as flash
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.shortcuts import redirect, render
+
+from shortener import messages
+from shortener.errors import Failure
+from shortener.formats import has_json_body
+from shortener.models import ShortLink
+from shortener.negotiation import endpoint, request_data, wants_json
+from shortener.responses import success
+from shortener.services.editing import link_update, tags_of
+from shortener.views.base import extra_fields, lifetime_fields, login_required_response, short_url
+from shortener.views.stats import owned_link
+
+
+def _data(request: HttpRequest) -> dict[str, str]:
+    if request.method == "PATCH" and not has_json_body(request):
+        # Django parses only POST bodies; a form-encoded PATCH is read the same way here.
+        body = QueryDict(request.body)
+        for value in body.values():
+            if "\x00" in value:
+                raise Failure(messages.FIELD_HAS_NUL.format(field="?"))
+        return {key: body.get(key, "") for key in body}
+    return request_data(request)
+
+
+def _form_context(link: ShortLink, short: str, data: dict[str, str] | None = None, error: str = "") -> dict:
+    values = {
+        "url": link.url,
+        "expires_at": link.expires_at.strftime("%Y-%m-%dT%H:%M") if link.expires_at else "",
+        "max_visits": link.max_visits or "",
+        "tags": " ".join(tags_of(link)),
+    }
+    if data:
+        values.update({key: data[key] for key in ("url", "expires_at", "max_visits", "tags") if key in data})
+    return {"link": link, "short": short, "values": values, "error": error}
+
+
+@endpoint("GET", "HEAD", "POST", "PATCH", csrf=True, token=True)
+def edit(request: HttpRequest, code: str) -> HttpResponse:
+    if not request.user.is_authenticated:
+        return login_required_response(request)
+    link = owned_link(request, code)
+    short = short_url(request, code)
+    if request.method in ("GET", "HEAD"):
+        if wants_json(request):
+            return success(url=link.url, short=short, **lifetime_fields(link), **extra_fields(link))
+        return render(request, "shortener/edit.html", _form_context(link, short))
+    data = _data(request)
+    try:
+        link_update(link=link, data=data, short=short)
+    except Failure as failure:
+        if wants_json(request):
+            raise
+        fresh = ShortLink.objects.get(pk=link.pk)
+        context = _form_context(fresh, short, data, failure.msg)
+        return render(request, "shortener/edit.html", context, status=failure.status)
+    if wants_json(request):
+        return success(url=link.url, short=short, **lifetime_fields(link), **extra_fields(link))
+    flash.success(request, messages.LINK_UPDATED.format(short=short))
+    return redirect("shortener:stats-detail", code=code)
