@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from shortener import messages
 from shortener.charts import link_chart, site_chart
 from shortener.errors import Failure
-from shortener.models import ApiKey, ShortLink
+from shortener.models import ApiKey, LinkRankBucket, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
 from shortener.responses import success
 from shortener.services.admin_mode import (
@@ -24,10 +24,10 @@ from shortener.services.links import (
     link_by_code,
     link_delete,
     links_free_codes,
-    links_live,
     links_page,
     live_links_total,
 )
+from shortener.services.tallies import owner_live_links, redirecting_links
 from shortener.tokens import has_token
 from shortener.views.base import lifetime_fields, login_required_response, qr_png_base64, qr_svg, short_url
 
@@ -54,13 +54,15 @@ def stats_page(
         size = PAGE_SIZE
         links = ShortLink.objects.all()
         total = live_links_total()
+        scope = LinkRankBucket.ALL
     else:
         # Lstu lists a user's links whole; paged past OWN_PAGE_SIZE, so that a user with
         # 10,000 links gets a page and not 10,000 QR codes (shortener/README.md).
         size = OWN_PAGE_SIZE
         links = ShortLink.objects.filter(owner=request.user)
-        total = links.filter(deleted_at__isnull=True).count()
-    rows = links_page(links, total=total, page=page, size=size)
+        total = owner_live_links(request.user.pk)
+        scope = request.user.pk
+    rows = links_page(links, total=total, page=page, size=size, scope=scope)
     if wants_json(request):
         items = []
         for link in rows:
@@ -171,7 +173,8 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
 @endpoint("GET", "HEAD")
 def fullstats(request: HttpRequest) -> HttpResponse:
     """Lstu's public counts: live links, codes still free (see shortener/README.md), and the time."""
-    return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
+    urls = redirecting_links(live_links_total())
+    return JsonResponse({"empty": links_free_codes(), "urls": urls, "timestamp": int(time.time())})
 
 
 @endpoint("GET", token=True)
