@@ -266,9 +266,10 @@ class LinkRankBucket(models.Model):
 class LinkTally(models.Model):
     """Counts of links the public and own statistics need without counting rows (services/tallies.py).
 
-    Keys: `generated` (links with a generated code, deleted ones included: their codes stay
-    taken), `owner:<id>` (an owner's live links), `used_up` (live links whose visits reached
-    `max_visits`), `expires:<YYYY-MM-DD>` (live, not used-up links expiring on that UTC day).
+    Keys: `links` (every link, deleted ones included: the Django admin's list), `generated`
+    (links with a generated code, deleted ones included: their codes stay taken), `owner:<id>`
+    (an owner's live links), `used_up` (live links whose visits reached `max_visits`),
+    `expires:<YYYY-MM-DD>` (live, not used-up links expiring on that UTC day).
     Kept on PostgreSQL by the same statement trigger as LinkRankBucket; empty elsewhere.
     """
 

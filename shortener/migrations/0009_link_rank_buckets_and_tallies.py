@@ -39,7 +39,9 @@ BEGIN
 
     WITH changes AS ({changes}),
     keyed AS (
-        SELECT sign, 'generated' AS key FROM changes WHERE NOT is_custom
+        SELECT sign, 'links' AS key FROM changes
+        UNION ALL
+        SELECT sign, 'generated' FROM changes WHERE NOT is_custom
         UNION ALL
         SELECT sign, 'owner:' || owner_id FROM changes WHERE deleted_at IS NULL AND owner_id IS NOT NULL
         UNION ALL
@@ -90,6 +92,8 @@ BACKFILL = [
     SELECT owner_id, counter, (created_at AT TIME ZONE 'UTC')::date, COUNT(*) FROM shortener_shortlink
     WHERE deleted_at IS NULL AND owner_id IS NOT NULL GROUP BY 1, 2, 3""",
     """INSERT INTO shortener_linktally (key, value)
+    SELECT 'links', COUNT(*) FROM shortener_shortlink HAVING COUNT(*) > 0
+    UNION ALL
     SELECT 'generated', COUNT(*) FROM shortener_shortlink WHERE NOT is_custom HAVING COUNT(*) > 0
     UNION ALL
     SELECT 'owner:' || owner_id, COUNT(*) FROM shortener_shortlink

@@ -20,7 +20,7 @@ from shortener import messages
 from shortener.fastpath.visits import write_visits
 from shortener.models import CODE_ALPHABET, LinkRankBucket, LinkTally, ShortLink
 from shortener.services.links import links_by_popularity, links_live, links_page, live_links_total
-from shortener.services.tallies import generated_codes, owner_live_links, redirecting_links
+from shortener.services.tallies import all_links, generated_codes, owner_live_links, redirecting_links
 from tests.concurrency import run_concurrently
 from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory, UserFactory
@@ -172,6 +172,7 @@ def test_fullstats_counts_equal_the_links_after_every_kind_of_change(client, use
     possible = len(CODE_ALPHABET) ** settings.SHORTENER_CODE_LENGTH
     assert body["empty"] == possible - ShortLink.objects.filter(is_custom=False).count()
     assert generated_codes() == ShortLink.objects.filter(is_custom=False).count()
+    assert all_links() == ShortLink.objects.count()
     for owner in (user, other_user):
         assert owner_live_links(owner.pk) == ShortLink.objects.filter(owner=owner, deleted_at__isnull=True).count()
     assert redirecting_links(live_links_total()) == links_live().count()
@@ -228,7 +229,7 @@ def test_parallel_shortenings_visits_and_deletes_keep_the_counts_exact():
     assert results == [None] * 12
     for owner in owners:
         assert owner_live_links(owner.pk) == ShortLink.objects.filter(owner=owner, deleted_at__isnull=True).count()
-    assert generated_codes() == ShortLink.objects.count()
+    assert generated_codes() == all_links() == ShortLink.objects.count()
     assert_every_page_is_the_offset_page(ShortLink.objects.all(), LinkRankBucket.ALL, 7)
     assert_every_page_is_the_offset_page(ShortLink.objects.filter(owner=owners[0]), owners[0].pk, 3)
     assert connection.vendor == "postgresql"
