@@ -26,11 +26,12 @@ def _bucket_of(scope: int, position: int, *, from_top: bool) -> tuple[int, datet
     counted from the top of the ranking, or from its bottom; None if the ranking is shorter."""
     order = "DESC" if from_top else "ASC"
     with connection.cursor() as cursor:
-        # The running sum streams: the scan stops at the first bucket past `position`.
+        # The running sum streams: the scan stops at the first bucket past `position`. Summed
+        # as integers (a bucket never holds 2^31 links): a bigint's SUM is a numeric, 6x slower.
         cursor.execute(
             f"SELECT counter, day, links, before FROM ("
             f" SELECT counter, day, links,"
-            f" SUM(links) OVER (ORDER BY counter {order}, day {order} ROWS UNBOUNDED PRECEDING) - links AS before"
+            f" SUM(links::integer) OVER (ORDER BY counter {order}, day {order} ROWS UNBOUNDED PRECEDING) - links AS before"
             f" FROM {BUCKETS} WHERE scope = %s"
             f") AS b WHERE before + links > %s ORDER BY counter {order}, day {order} LIMIT 1",
             [scope, position],
