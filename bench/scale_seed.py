@@ -357,6 +357,13 @@ def _queue_analyses(sql: Dialect) -> None:
     )
 
 
+def sessions() -> None:
+    """Print fresh sessions of the owner (JSON): a kept database's sessions were signed with the
+    SECRET_KEY of the run that seeded it, and every run has its own (bench/run.py)."""
+    owner = get_user_model().objects.get(username=OWNER)
+    print(json.dumps({"session": _session(owner, admin_mode=False), "admin_session": _session(owner, admin_mode=True)}))
+
+
 def row_counts() -> None:
     """Print every non-empty table of the project's apps with its rows (PostgreSQL: the planner's estimate)."""
     from django.apps import apps

@@ -270,7 +270,8 @@ class LinkTally(models.Model):
     (links with a generated code, deleted ones included: their codes stay taken), `owner:<id>`
     (an owner's live links), `used_up` (live links whose visits reached `max_visits`),
     `expires:<YYYY-MM-DD>` (live, not used-up links expiring on that UTC day).
-    Kept on PostgreSQL by the same statement trigger as LinkRankBucket; empty elsewhere.
+    Kept on PostgreSQL by the same statement triggers as LinkRankBucket, on SQLite by row
+    triggers (migration 0009, whose docstring says what a later rebuild of the links table needs).
     """
 
     key = models.CharField(max_length=40)

@@ -3,8 +3,13 @@
 Statement-level triggers with transition tables: the visit writer's UPDATE of 200 counters,
 an import or a cascade changes each bucket and tally once per statement, not once per link,
 and the rows are upserted in key order, so that two concurrent statements lock them in the
-same order and cannot deadlock on them. SQLite keeps the tables empty (services/ranking.py
-and services/tallies.py count there instead; it is meant for up to 10⁵ links).
+same order and cannot deadlock on them. On SQLite row triggers keep the tallies (not the
+buckets: services/ranking.py walks the index there, meant for up to 10⁵ links).
+
+SQLite drops a table's triggers whenever a migration rebuilds the table (AddField and most
+AlterField operations do): a later migration that rebuilds shortener_shortlink on SQLite must
+drop these triggers first and run add_sqlite_triggers() after (with a fresh backfill), or the
+tallies stop following the links there (tests/shortener/test_ranking.py then fails).
 """
 
 from django.db import migrations, models
@@ -108,7 +113,64 @@ BACKFILL = [
 ]
 
 
+def _sqlite_keys(row: str) -> str:
+    """The tally keys of one link row (NEW or OLD), as the PostgreSQL trigger's."""
+    return (
+        f"SELECT 'links' AS key"
+        f" UNION ALL SELECT 'generated' WHERE NOT {row}.is_custom"
+        f" UNION ALL SELECT 'owner:' || {row}.owner_id WHERE {row}.deleted_at IS NULL AND {row}.owner_id IS NOT NULL"
+        f" UNION ALL SELECT 'used_up' WHERE {row}.deleted_at IS NULL AND {row}.counter >= {row}.max_visits"
+        f" UNION ALL SELECT 'expires:' || strftime('%Y-%m-%d', {row}.expires_at)"
+        f" WHERE {row}.deleted_at IS NULL AND {row}.expires_at IS NOT NULL"
+        f" AND ({row}.max_visits IS NULL OR {row}.counter < {row}.max_visits)"
+    )
+
+
+def _sqlite_add(row: str, sign: int) -> str:
+    # WHERE true: SQLite's parser needs it between a SELECT and ON CONFLICT.
+    return (
+        f"INSERT INTO shortener_linktally (key, value) SELECT key, {sign} FROM ({_sqlite_keys(row)}) WHERE true "
+        "ON CONFLICT (key) DO UPDATE SET value = value + excluded.value;"
+    )
+
+
+SQLITE_TRIGGERS = [
+    f"CREATE TRIGGER shortener_link_tallies_insert AFTER INSERT ON shortener_shortlink BEGIN {_sqlite_add('NEW', 1)} END",
+    f"CREATE TRIGGER shortener_link_tallies_delete AFTER DELETE ON shortener_shortlink BEGIN {_sqlite_add('OLD', -1)} END",
+    "CREATE TRIGGER shortener_link_tallies_update AFTER UPDATE OF is_custom, owner_id, deleted_at, counter, max_visits,"
+    f" expires_at ON shortener_shortlink BEGIN {_sqlite_add('OLD', -1)} {_sqlite_add('NEW', 1)} END",
+]
+SQLITE_DROP = [f"DROP TRIGGER IF EXISTS shortener_link_tallies_{op}" for op in ("insert", "delete", "update")]
+SQLITE_BACKFILL = [
+    """INSERT INTO shortener_linktally (key, value)
+    SELECT 'links', COUNT(*) FROM shortener_shortlink
+    UNION ALL
+    SELECT 'generated', COUNT(*) FROM shortener_shortlink WHERE NOT is_custom
+    UNION ALL
+    SELECT 'owner:' || owner_id, COUNT(*) FROM shortener_shortlink
+    WHERE deleted_at IS NULL AND owner_id IS NOT NULL GROUP BY owner_id
+    UNION ALL
+    SELECT 'used_up', COUNT(*) FROM shortener_shortlink WHERE deleted_at IS NULL AND counter >= max_visits
+    UNION ALL
+    SELECT 'expires:' || strftime('%Y-%m-%d', expires_at), COUNT(*) FROM shortener_shortlink
+    WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND (max_visits IS NULL OR counter < max_visits)
+    GROUP BY 1""",
+    "DELETE FROM shortener_linktally WHERE value = 0",
+]
+
+
+def add_sqlite_triggers(schema_editor) -> None:
+    # In the migration's transaction: no link is written between the backfill and the triggers.
+    with schema_editor.connection.cursor() as cursor:
+        cursor.execute("DELETE FROM shortener_linktally")
+        for statement in SQLITE_BACKFILL + SQLITE_TRIGGERS:
+            cursor.execute(statement)
+
+
 def fill(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        add_sqlite_triggers(schema_editor)
+        return
     if schema_editor.connection.vendor != "postgresql":
         return
     with schema_editor.connection.cursor() as cursor:
@@ -120,6 +182,10 @@ def fill(apps, schema_editor):
 
 
 def unfill(apps, schema_editor):
+    if schema_editor.connection.vendor == "sqlite":
+        with schema_editor.connection.cursor() as cursor:
+            for statement in SQLITE_DROP:
+                cursor.execute(statement)
     if schema_editor.connection.vendor == "postgresql":
         with schema_editor.connection.cursor() as cursor:
             cursor.execute(DROP)

@@ -31,7 +31,8 @@ def _bucket_of(scope: int, position: int, *, from_top: bool) -> tuple[int, datet
         cursor.execute(
             f"SELECT counter, day, links, before FROM ("
             f" SELECT counter, day, links,"
-            f" SUM(links::integer) OVER (ORDER BY counter {order}, day {order} ROWS UNBOUNDED PRECEDING) - links AS before"
+            f" SUM(links::integer) OVER (ORDER BY counter {order}, day {order} ROWS UNBOUNDED PRECEDING)"
+            f" - links AS before"
             f" FROM {BUCKETS} WHERE scope = %s"
             f") AS b WHERE before + links > %s ORDER BY counter {order}, day {order} LIMIT 1",
             [scope, position],

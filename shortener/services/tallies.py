@@ -1,10 +1,10 @@
-"""Counts of links that pages show, read from LinkTally (kept by a trigger on PostgreSQL) instead of counted.
+"""Counts of links that pages show, read from LinkTally (kept by triggers) instead of counted.
 
 GET /fullstats (live links, generated codes still free), an owner's total in their own
 statistics and the Django admin's list of links were counts over the links table, linear in its
-size (a sequential scan: 188 ms at 10⁵). On PostgreSQL migration 0009's statement trigger keeps
-them as the links are written, whoever writes them; only the links that expire today are
-counted, through an index. SQLite (meant for up to 10⁵ links) counts.
+size (a sequential scan: 188 ms at 10⁵). Migration 0009's triggers (statement triggers on
+PostgreSQL, row triggers on SQLite) keep them as the links are written, whoever writes them;
+only the links that expire today are counted, through an index.
 """
 
 import datetime
@@ -18,7 +18,8 @@ from shortener.services.links import links_live
 
 
 def _kept() -> bool:
-    return connection.vendor == "postgresql"
+    # Kept by triggers on both backends (migration 0009); the buckets on PostgreSQL only.
+    return connection.vendor in ("postgresql", "sqlite")
 
 
 def owner_live_links(owner_id: int) -> int:
