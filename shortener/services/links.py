@@ -25,6 +25,7 @@ from shortener.models import (
     ShortLink,
 )
 from shortener.services import ranking
+from shortener.services.tallies import generated_codes
 
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
@@ -220,7 +221,5 @@ def links_free_codes() -> int:
     Lstu's `empty` counts codes it has generated ahead and not given out; codes are made on
     demand here, so the nearest figure is how many more a generated code can still be.
     """
-    from shortener.services.tallies import generated_codes
-
     possible = len(CODE_ALPHABET) ** settings.SHORTENER_CODE_LENGTH
     return max(0, possible - generated_codes())

@@ -9,38 +9,29 @@ only the links that expire today are counted, through an index.
 
 import datetime
 
-from django.db import connection
 from django.db.models import F, Q, Sum
 from django.utils import timezone
 
 from shortener.models import LinkTally, ShortLink
-from shortener.services.links import links_live
 
 
-def _kept() -> bool:
-    # Kept by triggers on both backends (migration 0009); the buckets on PostgreSQL only.
-    return connection.vendor in ("postgresql", "sqlite")
+def _tally(key: str) -> int:
+    return LinkTally.objects.filter(key=key).values_list("value", flat=True).first() or 0
 
 
 def owner_live_links(owner_id: int) -> int:
     """How many live (not deleted) links the user owns."""
-    if _kept():
-        return LinkTally.objects.filter(key=f"owner:{owner_id}").values_list("value", flat=True).first() or 0
-    return ShortLink.objects.filter(owner_id=owner_id, deleted_at__isnull=True).count()
+    return _tally(f"owner:{owner_id}")
 
 
 def all_links() -> int:
     """How many links there are, deleted ones included."""
-    if _kept():
-        return LinkTally.objects.filter(key="links").values_list("value", flat=True).first() or 0
-    return ShortLink.objects.count()
+    return _tally("links")
 
 
 def generated_codes() -> int:
     """How many links hold a generated code, deleted ones included (their codes stay taken)."""
-    if _kept():
-        return LinkTally.objects.filter(key="generated").values_list("value", flat=True).first() or 0
-    return ShortLink.objects.filter(is_custom=False).count()
+    return _tally("generated")
 
 
 def redirecting_links(live_total: int) -> int:
@@ -50,8 +41,6 @@ def redirecting_links(live_total: int) -> int:
     keeps the live links by the UTC day they expire: the days before today have all expired,
     and only today's are counted, by the expiry index.
     """
-    if not _kept():
-        return links_live().count()
     now = timezone.now()
     today = now.astimezone(datetime.UTC).date()
     kept = LinkTally.objects.filter(
