@@ -116,11 +116,21 @@ def endpoints(data: dict) -> list[Endpoint]:
         ),
         Endpoint("C admin /stats.json page 1", f"{s}stats.json?page=1", auth="admin"),
         Endpoint("C admin /stats.json last page", f"{s}stats.json?page={last_page(data['links'], 10)}", auth="admin"),
+        Endpoint(
+            "C admin /stats.json middle page",
+            f"{s}stats.json?page={(last_page(data['links'], 10) + 1) // 2}",
+            auth="admin",
+        ),
         Endpoint("C own /stats", f"{s}stats", auth="session", accept=html),
         Endpoint("C own /stats.json", f"{s}stats.json", auth="session"),
         Endpoint(
             "C own /stats.json last page",
             f"{s}stats.json?page={last_page(data['own_links'], OWN_PAGE_SIZE)}",
+            auth="session",
+        ),
+        Endpoint(
+            "C own /stats.json middle page",
+            f"{s}stats.json?page={(last_page(data['own_links'], OWN_PAGE_SIZE) + 1) // 2}",
             auth="session",
         ),
         Endpoint("C GET /export (JSON)", f"{s}export.json", auth="session", export=True),

@@ -331,13 +331,6 @@ def seed(size: int) -> None:
     )
 
 
-def sessions() -> None:
-    """Print new signed-in sessions of the seeded owner: sessions are signed with SECRET_KEY, which
-    a later run of the bench (--reuse) does not share with the run that seeded."""
-    owner = get_user_model().objects.get(username=OWNER)
-    print(json.dumps({"session": _session(owner, admin_mode=False), "admin_session": _session(owner, admin_mode=True)}))
-
-
 def _queue_analyses(sql: Dialect) -> None:
     """One task row per queued report, as the database task backend writes it when a report is created.
 
@@ -367,6 +360,13 @@ def _queue_analyses(sql: Dialect) -> None:
         f"ON r.status = '{Report.Status.QUEUED}' AND r.id <> {first.pk} WHERE t.id = %s",
         [DBTaskResult._meta.pk.get_db_prep_value(template.pk, connection)],
     )
+
+
+def sessions() -> None:
+    """Print fresh sessions of the owner (JSON): a kept database's sessions were signed with the
+    SECRET_KEY of the run that seeded it, and every run has its own (bench/run.py)."""
+    owner = get_user_model().objects.get(username=OWNER)
+    print(json.dumps({"session": _session(owner, admin_mode=False), "admin_session": _session(owner, admin_mode=True)}))
 
 
 def row_counts() -> None:

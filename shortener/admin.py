@@ -2,7 +2,9 @@ from django.contrib import admin
 
 from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
+from common.paging import KeptCountPaginator
 from shortener.models import ApiKey, ShortLink
+from shortener.services.tallies import all_links
 
 admin.site.register(ApiKey, ApiKeyAdmin)
 
@@ -30,3 +32,10 @@ class ShortLinkAdmin(admin.ModelAdmin):
     # At 10^6 links an exact count is a scan per list page: count only up to a bound, then estimate.
     paginator = EstimatedCountPaginator
     show_full_result_count = False
+
+    def get_paginator(self, request, queryset, per_page, orphans=0, allow_empty_first_page=True):
+        if queryset.query.where:  # filtered or searched
+            return super().get_paginator(request, queryset, per_page, orphans, allow_empty_first_page)
+        # The whole table: its size is kept (LinkTally), so the count is exact without a scan and
+        # a page in the second half is read backwards from the index's end, not past an OFFSET.
+        return KeptCountPaginator(queryset, per_page, orphans, allow_empty_first_page, kept_total=all_links())

@@ -97,6 +97,12 @@ class ShortLink(models.Model):
             ),
             # The Django admin's list, newest first (it adds -pk itself); deleted links included.
             models.Index(fields=["-created_at", "-id"], name="shortener_link_created_idx"),
+            # GET /fullstats: the live links that expire today (earlier days are tallied, LinkTally).
+            models.Index(
+                fields=["expires_at"],
+                condition=Q(deleted_at__isnull=True, expires_at__isnull=False),
+                name="shortener_link_expiry_idx",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -241,6 +247,58 @@ class LiveLinkCount(models.Model):
 
     def __str__(self) -> str:
         return f"slot {self.slot}: {self.live}"
+
+
+class LinkRankBucket(models.Model):
+    """How many live links of one ranking share a counter value and a creation day (UTC).
+
+    The rankings of GET /s/stats (most visited first, then newest: counter DESC, created_at
+    DESC, id DESC) are cut into these buckets, each a contiguous range of the ranking's index.
+    Summing bucket sizes in ranking order finds the bucket that holds the n-th link, so a
+    middle page walks a few thousand buckets and then only within one bucket, instead of half
+    the index (services/ranking.py, docs/scale.md). On PostgreSQL a statement trigger on the
+    links table keeps the buckets (migration 0009), whoever writes the links; elsewhere the
+    table stays empty and the ranking's index is walked.
+    """
+
+    # The admin ranking (every live link); any other value is the owner's id (their own ranking).
+    ALL = 0
+
+    scope = models.BigIntegerField()
+    counter = models.BigIntegerField()
+    day = models.DateField()
+    links = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["scope", "counter", "day"], name="shortener_linkrankbucket_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.links} link(s) of {self.scope} with {self.counter} visit(s) made on {self.day}"
+
+
+class LinkTally(models.Model):
+    """Counts of links the public and own statistics need without counting rows (services/tallies.py).
+
+    Keys: `links` (every link, deleted ones included: the Django admin's list), `generated`
+    (links with a generated code, deleted ones included: their codes stay taken), `owner:<id>`
+    (an owner's live links), `used_up` (live links whose visits reached `max_visits`),
+    `expires:<YYYY-MM-DD>` (live, not used-up links expiring on that UTC day).
+    Kept on PostgreSQL by the same statement triggers as LinkRankBucket, on SQLite by row
+    triggers (migration 0009, whose docstring says what a later rebuild of the links table needs).
+    """
+
+    key = models.CharField(max_length=40)
+    value = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["key"], name="shortener_linktally_key_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.key}: {self.value}"
 
 
 class LinkCacheVersion(models.Model):

@@ -24,6 +24,8 @@ from shortener.models import (
     LiveLinkCount,
     ShortLink,
 )
+from shortener.services import ranking
+from shortener.services.tallies import generated_codes
 
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
@@ -150,7 +152,7 @@ def link_delete(*, link: ShortLink) -> None:
 
 
 # Most visited first; the pk breaks ties, so the order is total and a page is the same however it is found.
-POPULARITY = ("counter", "created_at", "pk")
+POPULARITY = ranking.POPULARITY
 
 
 def links_by_popularity(queryset: QuerySet[ShortLink]) -> QuerySet[ShortLink]:
@@ -164,14 +166,19 @@ def live_links_total() -> int:
     return ShortLink.objects.filter(deleted_at__isnull=True).count()
 
 
-def links_page(queryset: QuerySet[ShortLink], *, total: int, page: int, size: int) -> list[ShortLink]:
+def links_page(
+    queryset: QuerySet[ShortLink], *, total: int, page: int, size: int, scope: int | None = None
+) -> list[ShortLink]:
     """Page `page` (1-based) of the live links of `queryset`, most visited first.
 
     The same rows as `links_by_popularity(queryset)[offset:offset + size]`, without reading
-    `offset` rows: the first row's key (counter, created_at, id) comes from an index-only scan
-    started at the nearer end of the ranking index (so the last page costs what the first
-    does, and the middle page half a walk of that index's entries), and the page is then a
-    seek in that index from that key. `total` is the number of live links in `queryset`.
+    `offset` rows: the page is a seek in the ranking index from the key (counter, created_at,
+    id) of its first row. That key comes from the ranking's buckets when they are kept
+    (services/ranking.py: `scope` is LinkRankBucket.ALL for every link, else the owner's id,
+    and `queryset` must be that scope's links), otherwise from an index-only scan started at
+    the nearer end of the ranking index (so the last page costs what the first does, and the
+    middle page half a walk of that index's entries). `total` is the number of live links in
+    `queryset`.
     """
     offset = (page - 1) * size
     if offset >= total:
@@ -180,12 +187,15 @@ def links_page(queryset: QuerySet[ShortLink], *, total: int, page: int, size: in
     if offset == 0:
         return list(ranked[:size])
     from_end = total - 1 - offset
-    if offset <= from_end:
-        keys = ranked.values_list(*POPULARITY)[offset : offset + 1]
+    if scope is not None and ranking.buckets_kept():
+        key = ranking.key_at(ranked, scope=scope, offset=offset, total=total)
     else:
-        reverse = queryset.filter(deleted_at__isnull=True).order_by(*POPULARITY)
-        keys = reverse.values_list(*POPULARITY)[from_end : from_end + 1]
-    key = next(iter(keys), None)
+        if offset <= from_end:
+            keys = ranked.values_list(*POPULARITY)[offset : offset + 1]
+        else:
+            reverse = queryset.filter(deleted_at__isnull=True).order_by(*POPULARITY)
+            keys = reverse.values_list(*POPULARITY)[from_end : from_end + 1]
+        key = next(iter(keys), None)
     if key is None:  # links deleted since `total` was read
         return list(ranked[offset : offset + size])
     return list(ranked.filter(_ranked_at_or_after(key))[:size])
@@ -216,4 +226,4 @@ def links_free_codes() -> int:
     demand here, so the nearest figure is how many more a generated code can still be.
     """
     possible = len(CODE_ALPHABET) ** settings.SHORTENER_CODE_LENGTH
-    return max(0, possible - ShortLink.objects.filter(is_custom=False).count())
+    return max(0, possible - generated_codes())

@@ -14,7 +14,7 @@ from django.utils.http import urlencode
 from shortener import messages
 from shortener.charts import CHART_DAYS, link_chart, site_chart
 from shortener.errors import Failure
-from shortener.models import ApiKey, LinkTag, ShortLink
+from shortener.models import ApiKey, LinkRankBucket, LinkTag, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
 from shortener.responses import success
 from shortener.services.admin_mode import (
@@ -36,10 +36,10 @@ from shortener.services.editing import clean_tag
 from shortener.services.links import (
     link_delete,
     links_free_codes,
-    links_live,
     links_page,
     live_links_total,
 )
+from shortener.services.tallies import owner_live_links, redirecting_links
 from shortener.tokens import has_token
 from shortener.views.base import (
     extra_fields,
@@ -101,14 +101,21 @@ def stats_page(
     if admin:
         size = PAGE_SIZE
         links = ShortLink.objects.all()
+        scope = LinkRankBucket.ALL
     else:
         # Lstu lists a user's links whole; paged past OWN_PAGE_SIZE, so that a user with
         # 10,000 links gets a page and not 10,000 QR codes (shortener/README.md).
         size = OWN_PAGE_SIZE
         links = ShortLink.objects.filter(owner=request.user)
+        scope = request.user.pk
     links, query, tag = _filtered(request, links)
-    total = live_links_total() if admin and not (query or tag) else links.filter(deleted_at__isnull=True).count()
-    rows = links_page(links, total=total, page=page, size=size)
+    if query or tag:
+        # A search or a tag narrows the list below what the kept tallies and buckets count.
+        total = links.filter(deleted_at__isnull=True).count()
+        scope = None
+    else:
+        total = live_links_total() if admin else owner_live_links(request.user.pk)
+    rows = links_page(links, total=total, page=page, size=size, scope=scope)
     prefetch_related_objects(rows, "tags")
     if wants_json(request):
         items = []
@@ -271,7 +278,8 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
 @endpoint("GET", "HEAD")
 def fullstats(request: HttpRequest) -> HttpResponse:
     """Lstu's public counts: live links, codes still free (see shortener/README.md), and the time."""
-    return JsonResponse({"empty": links_free_codes(), "urls": links_live().count(), "timestamp": int(time.time())})
+    urls = redirecting_links(live_links_total())
+    return JsonResponse({"empty": links_free_codes(), "urls": urls, "timestamp": int(time.time())})
 
 
 def owned_link(request: HttpRequest, code: str) -> ShortLink:

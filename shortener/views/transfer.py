@@ -12,7 +12,6 @@ from shortener.responses import success
 from shortener.services.transfer import (
     export_csv,
     export_json,
-    export_rows,
     import_progress,
     import_start,
     links_import,
@@ -41,12 +40,13 @@ def export(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
     # Streamed as it is read: a million links are ~200 MB of JSON, which must not be built in memory.
-    rows = export_rows(request.user.pk, short_prefix=short_url(request, "_").removesuffix("_"))
+    short_prefix = short_url(request, "_").removesuffix("_")
     if _wants_csv(request):
-        response = StreamingHttpResponse(export_csv(rows), content_type=f"{CSV_TYPE}; charset=utf-8")
+        body = export_csv(request.user.pk, short_prefix)
+        response = StreamingHttpResponse(body, content_type=f"{CSV_TYPE}; charset=utf-8")
         filename = "short_links.csv"
     else:
-        response = StreamingHttpResponse(export_json(rows), content_type="application/json")
+        response = StreamingHttpResponse(export_json(request.user.pk, short_prefix), content_type="application/json")
         filename = "short_links.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
