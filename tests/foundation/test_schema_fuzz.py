@@ -111,13 +111,16 @@ def _positive(case, location: str) -> bool:
 
 
 def use_seeded_data(case, seeded: dict[str, itertools.cycle]) -> None:
-    """Point three in four cases' path parameters at seeded objects (chosen by the generated value, so repeatably)."""
+    """Point seven in eight cases' path parameters at seeded objects (chosen by the generated value, so repeatably).
+
+    The eighth keeps its generated value: an unknown id must be a 404 in the interface's shape too.
+    """
     if not case.path_parameters or not _positive(case, "path"):
         return
     replaced = False
     audits = case.path.startswith("/api/v1/audits")
     for name, value in list(case.path_parameters.items()):
-        if name in seeded and name != "webhook_of" and zlib.crc32(repr(value).encode()) % 4:
+        if name in seeded and name != "webhook_of" and zlib.crc32(repr(value).encode()) % 8:
             # An audit's {id} is an audit's, not a report's.
             case.path_parameters[name] = next(seeded["audit_id" if audits and name == "id" else name])
             replaced = True
@@ -188,8 +191,9 @@ def test_schema_states_the_mismatches_issue_11_found(openapi):
 def test_most_fuzzed_cases_reach_a_handler():
     """Before the seeding, 1,408 of A's 2,645 cases (53%) were 404s: no report existed while it ran.
 
-    Measured with the seeding: A 19 of 162 (12%), B 35 of 120 (29%: its 404s include the
-    deliberately schema-breaking paths and the cases left on generated ids).
+    With the seeding, the 404s left are the deliberately schema-breaking paths and the cases
+    left on generated ids (one in eight); with one in four left, A's audits and schedules
+    brought its share to 20-22 %, at the limit.
     """
     if not ANSWERS["reports"]:
         pytest.skip("counts the fuzz above: run the whole module")
