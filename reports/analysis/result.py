@@ -19,6 +19,11 @@ class AnalysisResult:
     # a failed rendering says why in "render_error".
     rendering: dict = field(default_factory=lambda: {"document": "source"})
 
+    @property
+    def metrics(self) -> dict | None:
+        """The lab metrics of a rendered page (FCP, LCP, TBT, CLS), else None."""
+        return self.rendering.get("metrics")
+
     def to_json(self) -> dict:
         return {
             "url": self.url,
