@@ -184,6 +184,14 @@ def load_split(manifest: list[dict]) -> dict[str, list[str]]:
 
 
 def run_lighthouse(lighthouse: str, url: str) -> dict:
+    """All four categories; a page Lighthouse cannot time (nothing painted) gets the three others."""
+    try:
+        return run_lighthouse_categories(lighthouse, url, LIGHTHOUSE_CATEGORIES)
+    except subprocess.CalledProcessError:
+        return run_lighthouse_categories(lighthouse, url, CATEGORIES)
+
+
+def run_lighthouse_categories(lighthouse: str, url: str, categories: tuple[str, ...]) -> dict:
     with tempfile.TemporaryDirectory() as directory:
         output = Path(directory) / "report.json"
         command = [
@@ -195,7 +203,7 @@ def run_lighthouse(lighthouse: str, url: str) -> dict:
             "--quiet",
             "--output=json",
             f"--output-path={output}",
-            f"--only-categories={','.join(LIGHTHOUSE_CATEGORIES)}",
+            f"--only-categories={','.join(categories)}",
             "--form-factor=mobile",
             "--max-wait-for-load=20000",
             f"--chrome-flags={' '.join(CHROME_FLAGS)}",
@@ -205,7 +213,7 @@ def run_lighthouse(lighthouse: str, url: str) -> dict:
         report = json.loads(output.read_text())
     return {
         "lighthouse": report.get("lighthouseVersion"),
-        "categories": {key: report["categories"][key]["score"] for key in LIGHTHOUSE_CATEGORIES},
+        "categories": {key: report["categories"][key]["score"] for key in categories},
         "audits": {
             key: audit.get("score")
             for key, audit in report["audits"].items()
@@ -214,6 +222,7 @@ def run_lighthouse(lighthouse: str, url: str) -> dict:
         "metrics": {
             ours: {"value": report["audits"][key].get("numericValue"), "score": report["audits"][key].get("score")}
             for ours, key in METRICS.items()
+            if key in report["audits"]
         },
     }
 
