@@ -18,8 +18,7 @@ measured, because the two ways of throttling Chromium itself do not hold here:
 
 So FCP = network up to first paint + 4 x the main thread's CPU time before it; LCP likewise up
 to the largest paint; TBT = what each main-thread task after the first paint runs over 50 ms at
-4x its CPU time, summed; CLS = the largest session window of layout shifts (PerformanceObserver,
-lab_metrics.js). Each is rated with Lighthouse's thresholds (good at or below the first, poor
+4x its CPU time, summed; CLS = the largest session window of layout shifts (PerformanceObserver). Each is rated with Lighthouse's thresholds (good at or below the first, poor
 above the second) and scored 0-1 on Lighthouse's log-normal curve through those two points.
 """
 
@@ -45,12 +44,32 @@ LONG_TASK_MS = 50
 CLS_GAP_MS, CLS_WINDOW_MS = 1000, 5000
 TRACE_CATEGORIES = ["toplevel", "loading", "blink.user_timing"]
 TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
-INIT_SCRIPT = (Path(__file__).parent / "lab_metrics.js").read_text()
-READ_SCRIPT = """() => {
-  const lab = window.__webtoolsLab || {lcpUrl: null, shifts: []};
+# Read once the page has settled: the layout shifts and largest-paint candidates Chromium buffered
+# for the page (PerformanceObserver, buffered), and the resources that blocked rendering.
+READ_SCRIPT = """async () => {
+  const buffered = (type) => new Promise((resolve) => {
+    try {
+      const observer = new PerformanceObserver((list) => { observer.disconnect(); resolve(list.getEntries()); });
+      observer.observe({type, buffered: true});
+      // The buffered entries are usually there at once; else the callback brings them (a low-priority task).
+      const taken = observer.takeRecords();
+      if (taken.length) { observer.disconnect(); resolve(taken); }
+      setTimeout(() => { observer.disconnect(); resolve([]); }, 1000);
+    } catch (error) {
+      resolve([]);  // an entry type this Chromium does not know
+    }
+  });
+  const [shifts, paints] = await Promise.all([buffered("layout-shift"), buffered("largest-contentful-paint")]);
+  const largest = paints[paints.length - 1];
   const resources = performance.getEntriesByType("resource").map((entry) => [
     entry.name, entry.renderBlockingStatus === "blocking", entry.startTime]);
-  return {lcpUrl: lab.lcpUrl, shifts: lab.shifts, resources};
+  return {
+    // Every shift counts: nobody touches the page, though Chromium may mark the first ones as after an
+    // input (the emulated phone's touch set-up), which Lighthouse disregards too.
+    shifts: shifts.map((entry) => [entry.startTime, entry.value]),
+    lcpUrl: largest && largest.url ? largest.url : null,
+    resources,
+  };
 }"""
 
 
@@ -113,13 +132,14 @@ class Timeline:
             name = event.get("name")
             same_frame = args.get("frame") == frame
             if name == "navigationStart" and same_frame and event["ts"] <= self.fcp:
-                self.start = max(self.start or 0, event["ts"])
+                self.start = event["ts"] if self.start is None else max(self.start, event["ts"])
             elif name == "largestContentfulPaint::Candidate" and same_frame:
-                self.lcp = max(self.lcp or 0, event["ts"])
+                self.lcp = event["ts"] if self.lcp is None else max(self.lcp, event["ts"])
             elif name in TASK_EVENTS and event.get("ph") == "X" and (event.get("pid"), event.get("tid")) == thread:
                 duration = event.get("dur") or 0
                 self.tasks.append((event["ts"], duration, event.get("tdur", duration)))
-        self.start = self.start or min((task[0] for task in self.tasks), default=self.fcp)
+        if self.start is None:
+            self.start = min((task[0] for task in self.tasks), default=self.fcp)
 
     def cpu_ms(self, until: float) -> float:
         """The main thread's CPU time from the navigation to `until`, in ms."""
@@ -163,7 +183,7 @@ def metrics(trace: bytes, observed: dict, document_url: str, wire_bytes: dict[st
         round_trips = 3 if any(urlsplit(url).netloc != parts.netloc for url in blocking) else 1
         network += RTT_MS * round_trips + transfer_ms(sum(wire_bytes.get(url, 0) for url in blocking))
     fcp = network + CPU_SLOWDOWN * timeline.cpu_ms(timeline.fcp)
-    lcp = network + CPU_SLOWDOWN * timeline.cpu_ms(timeline.lcp or timeline.fcp)
+    lcp = network + CPU_SLOWDOWN * timeline.cpu_ms(timeline.fcp if timeline.lcp is None else timeline.lcp)
     if observed.get("lcpUrl"):
         lcp += RTT_MS + transfer_ms(wire_bytes.get(observed["lcpUrl"], 0))
     return {

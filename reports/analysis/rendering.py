@@ -263,7 +263,6 @@ def _render(document: Fetched, budget: float) -> Rendered:
                 interceptor = _Interceptor(fetcher, document, rendered)
                 context.route("**/*", interceptor)
                 context.route_web_socket("**/*", lambda websocket: websocket.close())
-                context.add_init_script(lab.INIT_SCRIPT)
                 page = context.new_page()
                 # The lab metrics read the main thread's tasks and paints from Chromium's trace.
                 browser.start_tracing(page=page, categories=lab.TRACE_CATEGORIES)
