@@ -18,13 +18,13 @@ measured, because the two ways of throttling Chromium itself do not hold here:
 
 So FCP = network up to first paint + 4 x the main thread's CPU time before it; LCP likewise up
 to the largest paint; TBT = what each main-thread task after the first paint runs over 50 ms at
-4x its CPU time, summed; CLS = the largest session window of layout shifts (PerformanceObserver). Each is rated with Lighthouse's thresholds (good at or below the first, poor
-above the second) and scored 0-1 on Lighthouse's log-normal curve through those two points.
+4x its CPU time, summed; CLS = the largest session window of layout shifts (PerformanceObserver).
+Each is rated with Lighthouse's thresholds (good at or below the first, poor above the second)
+and scored 0-1 on Lighthouse's log-normal curve through those two points.
 """
 
 import json
 import math
-from pathlib import Path
 from urllib.parse import urlsplit
 
 RTT_MS = 150
