@@ -372,9 +372,7 @@ def test_a_report_read_as_served_has_no_lab_metrics(client, rendering):
 
 
 def test_a_private_reports_lab_metrics_stay_hidden_from_others(client, other_user):
-    report = ReportFactory(
-        privacy=Report.Privacy.PRIVATE, rendering={"document": "rendered", "metrics": LAB_METRICS}
-    )
+    report = ReportFactory(privacy=Report.Privacy.PRIVATE, rendering={"document": "rendered", "metrics": LAB_METRICS})
     client.force_login(other_user)
 
     response = client.get(page_url(report))
