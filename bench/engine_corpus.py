@@ -46,6 +46,7 @@ import tempfile
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,7 +60,8 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from reports.analysis import analyze, fetch, netguard  # noqa: E402
+from reports.analysis import analyze, config, fetch, netguard, scoring  # noqa: E402
+from reports.analysis.checks import CATEGORIES as CATEGORIES_OF_CHECKS  # noqa: E402
 from tests.reports.corpus import CORPUS_PAGES  # noqa: E402
 from tests.reports.testsite import TestSite, make_certificates  # noqa: E402
 
@@ -227,8 +229,53 @@ def run_lighthouse_categories(lighthouse: str, url: str, categories: tuple[str, 
     }
 
 
+def cached_lighthouse() -> dict[str, dict]:
+    return json.loads(CACHE.read_text()) if CACHE.exists() else {}
+
+
+@dataclass
+class Saved:
+    """A page's saved analysis (--json), scored again by today's rules."""
+
+    results: dict
+    rendering: dict
+    score: int = 0
+    scores: dict = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> dict | None:
+        return self.rendering.get("metrics")
+
+
+def rescored(saved: dict, files: list[str]) -> tuple[dict, dict]:
+    importance = {
+        (category.name, check.key): check.importance for category in CATEGORIES_OF_CHECKS for check in category.checks
+    }
+    weights, bands = config.importance_weights(), config.rating_bands()
+    modes = []
+    for mode in ("source", "rendered"):
+        pages = {}
+        for file in files:
+            if file not in saved.get(mode, {}):
+                continue
+            entry = saved[mode][file]
+            results = {
+                category: {
+                    key: {**check, "importance": importance.get((category, key), check["importance"])}
+                    for key, check in checks.items()
+                }
+                for category, checks in entry["results"].items()
+            }
+            page = Saved(results, entry.get("rendering") or {})
+            page.score = scoring.score(results, weights, bands)
+            page.scores = scoring.category_scores(results, weights, bands)
+            pages[file] = (page, entry.get("seconds", 0))
+        modes.append(pages)
+    return modes[0], modes[1]
+
+
 def lighthouse_results(site: TestSite, manifest: list[dict], lighthouse: str | None, jobs: int) -> dict[str, dict]:
-    cache = json.loads(CACHE.read_text()) if CACHE.exists() else {}
+    cache = cached_lighthouse()
     missing = [page for page in manifest if cache.get(page["file"], {}).get("sha256") != page["sha256"]]
     if missing and lighthouse:
         lock = threading.Lock()
@@ -279,6 +326,12 @@ def main() -> None:
     parser.add_argument("--lighthouse-only", action="store_true", help="fill Lighthouse's cache and stop")
     parser.add_argument("--jobs", type=int, default=1, help="Lighthouse runs at once (default 1)")
     parser.add_argument("--json", type=Path, help="also write our per-page results to this file")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="report on the results a --json run saved, scored again with today's importances and weights "
+        "(a calibration of scoring alone needs no new analysis)",
+    )
     args = parser.parse_args()
 
     lighthouse = args.lighthouse if args.lighthouse and shutil.which("node") else None
@@ -290,6 +343,11 @@ def main() -> None:
         "all": sorted(page["file"] for page in manifest),
     }[args.part]
 
+    if args.results:
+        plain, rendered = rescored(json.loads(args.results.read_text()), files)
+        theirs = {page["file"]: entry for page in manifest if (entry := cached_lighthouse().get(page["file"]))}
+        report(args.part, files, plain, rendered, theirs)
+        return
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     netguard.resolve = local_only
     site = TestSite(make_certificates(Path(tempfile.mkdtemp())), ports={"tls": args.port, "tls-http1": args.port + 1})
@@ -341,6 +399,8 @@ def report(part: str, files: list[str], plain: dict, rendered: dict, lighthouse:
     print(f"Part: {part}, {len(files)} pages; per-page table in {mode} mode\n")
     print(f"{'page':48} {'score':>5} {'seo':>4} {'a11y':>4} {'LH seo':>6} {'a11y':>5} {'bp':>5} {'mean':>5}")
     for file in files:
+        if file not in ours:
+            continue
         result, _ = ours[file]
         line = f"{file[:48]:48} {result.score:5} {result.scores['seo']!s:>4} {result.scores['accessibility']!s:>4}"
         if file in lighthouse:
@@ -362,7 +422,11 @@ def report(part: str, files: list[str], plain: dict, rendered: dict, lighthouse:
     over = [key for key, count in failing.items() if count > MAX_FAILING_SHARE * pages]
     print(f"  checks failing on more than {MAX_FAILING_SHARE:.0%} of pages: {len(over)} {over or ''}")
 
-    compared_files = [file for file in files if file in lighthouse]
+    compared_files = [
+        file
+        for file in files
+        if file in lighthouse and all(file in results for results in (plain, rendered) if results)
+    ]
     if not compared_files:
         print("\nNo Lighthouse results for these pages: run with --lighthouse to make them.")
         return
