@@ -2,7 +2,7 @@
 
 The corpus (bench/corpus/pages.json) lists 126 built pages of public websites, each with the
 repository, path and commit it comes from: documentation, blogs, a shop, dashboards, landing
-pages, single-page-app shells, old table layouts, in twelve languages. The pages themselves
+pages, single-page-app shells, old table layouts, in eleven languages. The pages themselves
 are not in this repository (they are other people's work); `--pages DIR` names the directory
 that holds them, one file per manifest entry, checked against the manifest's SHA-256.
 bench/corpus/split.json splits them once, at random with a fixed seed, into a calibration
