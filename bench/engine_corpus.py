@@ -1,28 +1,41 @@
-"""The analysis engine on the real-page corpus, next to Lighthouse 12 where it is installed.
+"""The analysis engine on a corpus of real pages, next to Lighthouse 12 (issue 21).
 
-Serves tests/reports/corpus over HTTPS on 127.0.0.1 (the test site, a throw-away CA: port
-P offers HTTP/2 by ALPN to our engine's probe, as GitHub Pages would; browsers get the same
-pages on P+1, which offers only HTTP/1.1, the one protocol the test site speaks) and
-prints, for the pages written by others:
+The corpus (bench/corpus/pages.json) lists 126 built pages of public websites, each with the
+repository, path and commit it comes from: documentation, blogs, a shop, dashboards, landing
+pages, single-page-app shells, old table layouts, in eleven languages. The pages themselves
+are not in this repository (they are other people's work); `--pages DIR` names the directory
+that holds them, one file per manifest entry, checked against the manifest's SHA-256.
+bench/corpus/split.json splits them once, at random with a fixed seed, into a calibration
+part (60 %) and a held-out part (40 %): thresholds and weights are tuned on the first only.
 
-- per page: our score and rating, Lighthouse's SEO, accessibility and best-practices scores;
+Serves the pages over HTTPS on 127.0.0.1 (the test site, a throw-away CA: port P offers
+HTTP/2 by ALPN to our engine's probe, as GitHub Pages would; browsers get the same pages on
+P+1, HTTP/1.1 only), analyses each in source mode and (with --render) rendered, and prints
+for the chosen part (--part, default held-out):
+
+- Spearman's rank correlation of our score with the mean of Lighthouse's SEO, accessibility
+  and best-practices scores, with a bootstrap 90 % interval, per mode;
+- the same for our SEO and accessibility category scores against Lighthouse's;
 - per audit both tools run: how often they agree, and the pages on which they differ;
 - per check: how many pages fail it (none should fail on more than 80 %);
-- Spearman's rank correlation of our score with the mean of the three Lighthouse scores;
-- the median analysis time, without rendering and (with --render) rendered.
+- rendered: the rank correlation of our lab metrics (LCP, TBT, CLS, FCP) with Lighthouse's.
 
-    npm install --prefix bench/.lighthouse lighthouse@12      # once; optional
-    .venv/bin/python bench/engine_corpus.py [--render] [--port 18343]
+    npm install --prefix /some/dir lighthouse@12          # once, outside the repository
+    .venv/bin/python bench/engine_corpus.py --pages DIR [--render] [--part all] \\
+        [--lighthouse /some/dir/node_modules/.bin/lighthouse] [--jobs 2] [--port 18343]
 
 Nothing leaves the machine: our engine resolves only 127.0.0.1, and Chromium (under
 Lighthouse and in rendered mode) sends everything but 127.0.0.1 to a dead proxy.
-Lighthouse's answers are cached in bench/results-lighthouse.json, keyed by the page's hash.
+Lighthouse's answers (all four categories, its shared audits and its lab metrics, under its
+default mobile profile) are kept in bench/corpus/lighthouse.json, keyed by the page's hash,
+so that nothing is run twice; Lighthouse runs under `nice`.
 """
 
 import argparse
 import hashlib
 import json
 import os
+import random
 import shutil
 import socket
 import ssl
@@ -30,7 +43,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,13 +60,26 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-from reports.analysis import analyze, fetch, netguard  # noqa: E402
-from tests.reports.corpus import PAGES_DIR, SOURCES  # noqa: E402
+from reports.analysis import analyze, config, fetch, netguard, scoring  # noqa: E402
+from reports.analysis.checks import CATEGORIES as CATEGORIES_OF_CHECKS  # noqa: E402
+from tests.reports.corpus import CORPUS_PAGES  # noqa: E402
 from tests.reports.testsite import TestSite, make_certificates  # noqa: E402
 
-LIGHTHOUSE = ROOT / "bench" / ".lighthouse" / "node_modules" / ".bin" / "lighthouse"
-CACHE = ROOT / "bench" / "results-lighthouse.json"
+CORPUS = ROOT / "bench" / "corpus"
+MANIFEST = CORPUS / "pages.json"
+SPLIT = CORPUS / "split.json"
+CACHE = CORPUS / "lighthouse.json"
+SPLIT_SEED = 2111  # issue 21, item 1: drawn once; never draw again
+CALIBRATION_SHARE = 0.6
 CATEGORIES = ("seo", "accessibility", "best-practices")
+LIGHTHOUSE_CATEGORIES = ("performance", *CATEGORIES)
+# Our lab metric → Lighthouse's audit of the same measure.
+METRICS = {
+    "lcp": "largest-contentful-paint",
+    "tbt": "total-blocking-time",
+    "cls": "cumulative-layout-shift",
+    "fcp": "first-contentful-paint",
+}
 # Our check (category, key), or checks, → the Lighthouse audits that test the same thing (all must pass).
 SHARED_AUDITS: dict[tuple, list[str]] = {
     (("security", "https_encryption"), ("security", "mixed_content"), ("security", "mixed_passive_content")): [
@@ -80,6 +109,7 @@ SHARED_AUDITS: dict[tuple, list[str]] = {
     ("accessibility", "tap_targets"): ["target-size"],
 }
 MAX_FAILING_SHARE = 0.8
+BOOTSTRAP_SAMPLES = 2000
 # Chromium may talk to the corpus on 127.0.0.1 and nothing else: the rest goes to a closed port.
 CHROME_FLAGS = [
     "--headless=new",
@@ -96,20 +126,21 @@ def local_only(host: str, port: int) -> list[str]:
     raise socket.gaierror(socket.EAI_NONAME, "the benchmark resolves only 127.0.0.1")
 
 
-def spearman(xs: list[float], ys: list[float]) -> float:
-    def ranks(values: list[float]) -> list[float]:
-        order = sorted(range(len(values)), key=values.__getitem__)
-        result = [0.0] * len(values)
-        i = 0
-        while i < len(order):
-            j = i
-            while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-                j += 1
-            for k in range(i, j + 1):
-                result[order[k]] = (i + j) / 2 + 1
-            i = j + 1
-        return result
+def ranks(values: list[float]) -> list[float]:
+    order = sorted(range(len(values)), key=values.__getitem__)
+    result = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            result[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return result
 
+
+def spearman(xs: list[float], ys: list[float]) -> float:
     rx, ry = ranks(xs), ranks(ys)
     mx, my = statistics.mean(rx), statistics.mean(ry)
     cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry, strict=True))
@@ -117,49 +148,155 @@ def spearman(xs: list[float], ys: list[float]) -> float:
     return cov / var if var else 0.0
 
 
-def run_lighthouse(url: str) -> dict:
+def bootstrap_interval(xs: list[float], ys: list[float], level: float = 0.9) -> tuple[float, float]:
+    """Percentile bootstrap interval of Spearman's rho: pages drawn with replacement, a fixed seed."""
+    rng = random.Random(21)
+    n = len(xs)
+    rhos = []
+    for _ in range(BOOTSTRAP_SAMPLES):
+        sample = [rng.randrange(n) for _ in range(n)]
+        rhos.append(spearman([xs[i] for i in sample], [ys[i] for i in sample]))
+    rhos.sort()
+    tail = (1 - level) / 2
+    return rhos[int(tail * len(rhos))], rhos[int((1 - tail) * len(rhos)) - 1]
+
+
+def load_manifest(pages_dir: Path) -> list[dict]:
+    manifest = json.loads(MANIFEST.read_text())
+    for page in manifest:
+        path = pages_dir / page["file"]
+        if not path.exists():
+            sys.exit(f"{path} is missing: --pages must name the directory holding the corpus pages")
+        if hashlib.sha256(path.read_bytes()).hexdigest() != page["sha256"]:
+            sys.exit(f"{path} is not the page the manifest records (SHA-256 differs)")
+        CORPUS_PAGES[page["file"]] = path  # the test site serves /corpus/<file> from this table
+    return manifest
+
+
+def load_split(manifest: list[dict]) -> dict[str, list[str]]:
+    """The split, drawn once (SPLIT_SEED) and then only read: a page's part never changes."""
+    if SPLIT.exists():
+        return json.loads(SPLIT.read_text())
+    files = sorted(page["file"] for page in manifest)
+    random.Random(SPLIT_SEED).shuffle(files)
+    cut = round(len(files) * CALIBRATION_SHARE)
+    split = {"seed": SPLIT_SEED, "calibration": sorted(files[:cut]), "held_out": sorted(files[cut:])}
+    SPLIT.write_text(json.dumps(split, indent=1) + "\n")
+    return split
+
+
+def run_lighthouse(lighthouse: str, url: str) -> dict:
+    """All four categories; a page Lighthouse cannot time (nothing painted) gets the three others."""
+    try:
+        return run_lighthouse_categories(lighthouse, url, LIGHTHOUSE_CATEGORIES)
+    except subprocess.CalledProcessError:
+        return run_lighthouse_categories(lighthouse, url, CATEGORIES)
+
+
+def run_lighthouse_categories(lighthouse: str, url: str, categories: tuple[str, ...]) -> dict:
     with tempfile.TemporaryDirectory() as directory:
         output = Path(directory) / "report.json"
         command = [
-            str(LIGHTHOUSE),
+            "nice",
+            "-n",
+            "10",
+            lighthouse,
             url,
             "--quiet",
             "--output=json",
             f"--output-path={output}",
-            f"--only-categories={','.join(CATEGORIES)}",
+            f"--only-categories={','.join(categories)}",
             "--form-factor=mobile",
             "--max-wait-for-load=20000",
             f"--chrome-flags={' '.join(CHROME_FLAGS)}",
         ]
         env = {**os.environ, "CHROME_PATH": "/usr/bin/chromium"}
-        subprocess.run(command, env=env, check=True, capture_output=True, timeout=180)
+        subprocess.run(command, env=env, check=True, capture_output=True, timeout=300)
         report = json.loads(output.read_text())
     return {
-        "categories": {key: report["categories"][key]["score"] for key in CATEGORIES},
+        "lighthouse": report.get("lighthouseVersion"),
+        "categories": {key: report["categories"][key]["score"] for key in categories},
         "audits": {
             key: audit.get("score")
             for key, audit in report["audits"].items()
-            if audit.get("scoreDisplayMode") in ("binary", "numeric")
-            or audit.get("scoreDisplayMode") == "notApplicable"
+            if audit.get("scoreDisplayMode") in ("binary", "numeric", "notApplicable")
+        },
+        "metrics": {
+            ours: {"value": report["audits"][key].get("numericValue"), "score": report["audits"][key].get("score")}
+            for ours, key in METRICS.items()
+            if key in report["audits"]
         },
     }
 
 
-def lighthouse_results(site: TestSite, use: bool) -> dict[str, dict]:
-    cache = json.loads(CACHE.read_text()) if CACHE.exists() else {}
-    if not use:
-        return {}
-    results = {}
-    for source in SOURCES:
-        digest = hashlib.sha256((PAGES_DIR / source.file).read_bytes()).hexdigest()
-        if cache.get(source.file, {}).get("sha256") != digest:
+def cached_lighthouse() -> dict[str, dict]:
+    return json.loads(CACHE.read_text()) if CACHE.exists() else {}
+
+
+@dataclass
+class Saved:
+    """A page's saved analysis (--json), scored again by today's rules."""
+
+    results: dict
+    rendering: dict
+    score: int = 0
+    scores: dict = field(default_factory=dict)
+
+    @property
+    def metrics(self) -> dict | None:
+        return self.rendering.get("metrics")
+
+
+def rescored(saved: dict, files: list[str]) -> tuple[dict, dict]:
+    importance = {
+        (category.name, check.key): check.importance for category in CATEGORIES_OF_CHECKS for check in category.checks
+    }
+    weights, bands = config.importance_weights(), config.rating_bands()
+    modes = []
+    for mode in ("source", "rendered"):
+        pages = {}
+        for file in files:
+            if file not in saved.get(mode, {}):
+                continue
+            entry = saved[mode][file]
+            results = {
+                category: {
+                    key: {**check, "importance": importance.get((category, key), check["importance"])}
+                    for key, check in checks.items()
+                }
+                for category, checks in entry["results"].items()
+            }
+            page = Saved(results, entry.get("rendering") or {})
+            page.score = scoring.score(results, weights, bands)
+            page.scores = scoring.category_scores(results, weights, bands)
+            pages[file] = (page, entry.get("seconds", 0))
+        modes.append(pages)
+    return modes[0], modes[1]
+
+
+def lighthouse_results(site: TestSite, manifest: list[dict], lighthouse: str | None, jobs: int) -> dict[str, dict]:
+    cache = cached_lighthouse()
+    missing = [page for page in manifest if cache.get(page["file"], {}).get("sha256") != page["sha256"]]
+    if missing and lighthouse:
+        lock = threading.Lock()
+
+        def one(page: dict) -> None:
             started = time.monotonic()
-            url = site.url(f"/corpus/{source.file}", site="tls-http1")
-            cache[source.file] = {"sha256": digest, **run_lighthouse(url)}
-            cache[source.file]["seconds"] = round(time.monotonic() - started, 1)
-            CACHE.write_text(json.dumps(cache, indent=1))
-        results[source.file] = cache[source.file]
-    return results
+            url = site.url(f"/corpus/{page['file']}", site="tls-http1")
+            try:
+                result = run_lighthouse(lighthouse, url)
+            except (subprocess.SubprocessError, OSError, KeyError, ValueError) as exc:
+                print(f"Lighthouse failed on {page['file']}: {exc}", file=sys.stderr)
+                return
+            result = {"sha256": page["sha256"], **result, "seconds": round(time.monotonic() - started, 1)}
+            with lock:
+                cache[page["file"]] = result
+                CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+                print(f"Lighthouse {len(cache)}/{len(manifest)}: {page['file']} {result['seconds']} s", file=sys.stderr)
+
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            list(pool.map(one, missing))
+    return {page["file"]: cache[page["file"]] for page in manifest if page["file"] in cache}
 
 
 def lighthouse_passes(audits: dict, keys: list[str]) -> bool | None:
@@ -169,54 +306,111 @@ def lighthouse_passes(audits: dict, keys: list[str]) -> bool | None:
     return all(score is None or score >= 0.9 for score in scores)
 
 
-def analyse_corpus(site: TestSite, *, render: bool) -> dict[str, tuple[object, float]]:
+def analyse_corpus(site: TestSite, files: list[str], *, render: bool) -> dict[str, tuple[object, float]]:
     settings.REPORTS_RENDER = render
     results = {}
-    for source in SOURCES:
+    for file in files:
         started = time.monotonic()
-        result = analyze(site.url(f"/corpus/{source.file}", site="tls"))
-        results[source.file] = (result, time.monotonic() - started)
+        result = analyze(site.url(f"/corpus/{file}", site="tls"))
+        results[file] = (result, time.monotonic() - started)
     return results
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pages", type=Path, required=True, help="the directory holding the corpus pages")
     parser.add_argument("--port", type=int, default=18343, help="port of the HTTPS test site (default 18343)")
-    parser.add_argument("--render", action="store_true", help="also time the rendered mode (REPORTS_RENDER)")
-    parser.add_argument("--no-lighthouse", action="store_true", help="skip Lighthouse even when installed")
+    parser.add_argument("--render", action="store_true", help="also analyse the pages rendered (REPORTS_RENDER)")
+    parser.add_argument("--part", choices=("held-out", "calibration", "all"), default="held-out")
+    parser.add_argument("--lighthouse", help="the lighthouse executable, to run it on pages not in the cache")
+    parser.add_argument("--lighthouse-only", action="store_true", help="fill Lighthouse's cache and stop")
+    parser.add_argument("--jobs", type=int, default=1, help="Lighthouse runs at once (default 1)")
+    parser.add_argument("--json", type=Path, help="also write our per-page results to this file")
+    parser.add_argument(
+        "--results",
+        type=Path,
+        help="report on the results a --json run saved, scored again with today's importances and weights "
+        "(a calibration of scoring alone needs no new analysis)",
+    )
     args = parser.parse_args()
 
-    use_lighthouse = not args.no_lighthouse and LIGHTHOUSE.exists() and shutil.which("node") is not None
-    if not use_lighthouse and not args.no_lighthouse:
-        print(f"Lighthouse is not installed at {LIGHTHOUSE}: skipping it (see the docstring to install it).\n")
+    lighthouse = args.lighthouse if args.lighthouse and shutil.which("node") else None
+    manifest = load_manifest(args.pages)
+    split = load_split(manifest)
+    files = {
+        "held-out": split["held_out"],
+        "calibration": split["calibration"],
+        "all": sorted(page["file"] for page in manifest),
+    }[args.part]
 
+    if args.results:
+        plain, rendered = rescored(json.loads(args.results.read_text()), files)
+        theirs = {page["file"]: entry for page in manifest if (entry := cached_lighthouse().get(page["file"]))}
+        report(args.part, files, plain, rendered, theirs)
+        return
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     netguard.resolve = local_only
     site = TestSite(make_certificates(Path(tempfile.mkdtemp())), ports={"tls": args.port, "tls-http1": args.port + 1})
     fetch.ssl_context = lambda: ssl.create_default_context(cafile=str(site.certificates.ca_cert))
     try:
-        plain = analyse_corpus(site, render=False)
-        rendered = analyse_corpus(site, render=True) if args.render else {}
-        lighthouse = lighthouse_results(site, use_lighthouse)
+        theirs = lighthouse_results(site, manifest, lighthouse, args.jobs)
+        if args.lighthouse_only:
+            return
+        plain = analyse_corpus(site, files, render=False)
+        rendered = analyse_corpus(site, files, render=True) if args.render else {}
     finally:
         site.close()
-    report(plain, rendered, lighthouse)
+    if args.json:
+        args.json.write_text(json.dumps(dump(plain, rendered), indent=0))
+    report(args.part, files, plain, rendered, theirs)
 
 
-def report(plain: dict, rendered: dict, lighthouse: dict) -> None:
+def dump(plain: dict, rendered: dict) -> dict:
+    return {
+        mode: {
+            file: {
+                "score": result.score,
+                "scores": result.scores,
+                "results": result.results,
+                "rendering": result.rendering,
+                "metrics": getattr(result, "metrics", None),
+                "seconds": round(seconds, 2),
+            }
+            for file, (result, seconds) in results.items()
+        }
+        for mode, results in (("source", plain), ("rendered", rendered))
+        if results
+    }
+
+
+def lighthouse_mean(entry: dict) -> float:
+    return statistics.mean(entry["categories"][key] for key in CATEGORIES)
+
+
+def correlation_line(label: str, ours: list[float], theirs: list[float]) -> str:
+    rho = spearman(ours, theirs)
+    low, high = bootstrap_interval(ours, theirs)
+    return f"  {label:58} {rho:5.2f}  [{low:5.2f}, {high:5.2f}]  n={len(ours)}"
+
+
+def report(part: str, files: list[str], plain: dict, rendered: dict, lighthouse: dict) -> None:
     ours = rendered or plain
-    print(f"{'page':34} {'score':>5} {'rating':7} {'LH seo':>6} {'a11y':>5} {'bp':>5} {'LH mean':>7}")
-    for source in SOURCES:
-        result, _ = ours[source.file]
-        line = f"{source.file:34} {result.score:5} {result.rating:7}"
-        if source.file in lighthouse:
-            scores = lighthouse[source.file]["categories"]
-            mean = statistics.mean(scores.values()) * 100
-            line += " ".join(f"{scores[key] * 100:6.0f}" for key in CATEGORIES) + f" {mean:7.1f}"
+    mode = "rendered" if rendered else "source"
+    print(f"Part: {part}, {len(files)} pages; per-page table in {mode} mode\n")
+    print(f"{'page':48} {'score':>5} {'seo':>4} {'a11y':>4} {'LH seo':>6} {'a11y':>5} {'bp':>5} {'mean':>5}")
+    for file in files:
+        if file not in ours:
+            continue
+        result, _ = ours[file]
+        line = f"{file[:48]:48} {result.score:5} {result.scores['seo']!s:>4} {result.scores['accessibility']!s:>4}"
+        if file in lighthouse:
+            scores = lighthouse[file]["categories"]
+            line += " " + " ".join(f"{scores[key] * 100:5.0f}" for key in CATEGORIES)
+            line += f" {lighthouse_mean(lighthouse[file]) * 100:5.1f}"
         print(line)
 
-    pages = len(SOURCES)
-    print(f"\nChecks failing on most pages ({'rendered' if rendered else 'source'} mode, {pages} pages):")
+    pages = len(files)
+    print(f"\nChecks failing on most pages ({mode} mode, {pages} pages):")
     failing: dict[tuple[str, str], int] = {}
     for result, _ in ours.values():
         for category, checks in result.results.items():
@@ -228,47 +422,88 @@ def report(plain: dict, rendered: dict, lighthouse: dict) -> None:
     over = [key for key, count in failing.items() if count > MAX_FAILING_SHARE * pages]
     print(f"  checks failing on more than {MAX_FAILING_SHARE:.0%} of pages: {len(over)} {over or ''}")
 
-    if lighthouse:
-        print("\nAgreement with Lighthouse 12 per shared audit:")
-        agreed_total = compared_total = 0
-        for checks, audits in SHARED_AUDITS.items():
-            checks = checks if isinstance(checks[0], tuple) else (checks,)
-            key = "+".join(key for _, key in checks)
-            agreed = compared = 0
-            differing = []
-            for source in SOURCES:
-                results = ours[source.file][0].results
-                found = [results.get(category, {}).get(name) for category, name in checks]
-                theirs = lighthouse_passes(lighthouse[source.file]["audits"], audits)
-                if None in found or theirs is None:
-                    continue
-                compared += 1
-                if all(check["passed"] for check in found) == theirs:
-                    agreed += 1
-                else:
-                    differing.append(f"{source.file} (Lighthouse {'passes' if theirs else 'fails'})")
-            if compared:
-                agreed_total += agreed
-                compared_total += compared
-                share = 100 * agreed / compared
-                print(f"  {key[:38]:38} ~ {'+'.join(audits)[:30]:30} {agreed:3}/{compared:<3} {share:5.1f} %")
-                for page in differing:
-                    print(f"      differs on {page}")
-        print(f"  {'all shared audits':71} {agreed_total:3}/{compared_total:<3} "
-              f"{100 * agreed_total / compared_total:5.1f} %")  # fmt: skip
-        theirs_scores = [statistics.mean(lighthouse[s.file]["categories"].values()) for s in SOURCES]
-        print()
-        for mode, results in (("source", plain), ("rendered", rendered)):
-            if results:
-                ours_scores = [results[s.file][0].score for s in SOURCES]
-                rho = spearman(ours_scores, theirs_scores)
-                print(f"Spearman(our score, mean of Lighthouse SEO/a11y/BP), {mode} mode: {rho:.2f}")
-        print(f"Lighthouse median time per page: {statistics.median(r['seconds'] for r in lighthouse.values()):.1f} s")
+    compared_files = [
+        file
+        for file in files
+        if file in lighthouse and all(file in results for results in (plain, rendered) if results)
+    ]
+    if not compared_files:
+        print("\nNo Lighthouse results for these pages: run with --lighthouse to make them.")
+        return
+    for label, results in (("source", plain), ("rendered", rendered)):
+        if results:
+            agreement(label, results, compared_files, lighthouse)
 
-    for mode, timed in (("source", plain), ("rendered", rendered)):
+    print(f"\nSpearman's rho with a bootstrap 90 % interval ({len(compared_files)} pages with Lighthouse results):")
+    theirs_mean = [lighthouse_mean(lighthouse[file]) for file in compared_files]
+    for label, results in (("source", plain), ("rendered", rendered)):
+        if not results:
+            continue
+        scores = [results[file][0].score for file in compared_files]
+        print(correlation_line(f"{label}: score ~ mean of Lighthouse SEO, a11y, BP", scores, theirs_mean))
+        for ours_key, theirs_key in (("seo", "seo"), ("accessibility", "accessibility")):
+            pairs = [
+                (results[file][0].scores[ours_key], lighthouse[file]["categories"][theirs_key])
+                for file in compared_files
+                if results[file][0].scores.get(ours_key) is not None
+            ]
+            if pairs:
+                xs, ys = zip(*pairs, strict=True)
+                print(correlation_line(f"{label}: {ours_key} score ~ Lighthouse {theirs_key}", list(xs), list(ys)))
+    if rendered:
+        lab_metrics(rendered, compared_files, lighthouse)
+    for label, timed in (("source", plain), ("rendered", rendered)):
         if timed:
             median_ms = statistics.median(seconds for _, seconds in timed.values()) * 1000
-            print(f"Median analysis time, {mode} mode: {median_ms:7.0f} ms" + ("\n" if mode == "source" else ""))
+            print(f"Median analysis time, {label} mode: {median_ms:7.0f} ms")
+    seconds = [entry["seconds"] for entry in lighthouse.values() if "seconds" in entry]
+    if seconds:
+        print(f"Lighthouse median time per page: {statistics.median(seconds):.1f} s")
+
+
+def agreement(label: str, results: dict, files: list[str], lighthouse: dict) -> None:
+    print(f"\nAgreement with Lighthouse 12 per shared audit ({label} mode):")
+    agreed_total = compared_total = 0
+    for checks, audits in SHARED_AUDITS.items():
+        checks = checks if isinstance(checks[0], tuple) else (checks,)
+        key = "+".join(key for _, key in checks)
+        agreed = compared = 0
+        differing = []
+        for file in files:
+            ours = results[file][0].results
+            found = [ours.get(category, {}).get(name) for category, name in checks]
+            theirs = lighthouse_passes(lighthouse[file]["audits"], audits)
+            if None in found or theirs is None:
+                continue
+            compared += 1
+            if all(check["passed"] for check in found) == theirs:
+                agreed += 1
+            else:
+                differing.append(f"{file} (Lighthouse {'passes' if theirs else 'fails'})")
+        if compared:
+            agreed_total += agreed
+            compared_total += compared
+            share = 100 * agreed / compared
+            print(f"  {key[:38]:38} ~ {'+'.join(audits)[:30]:30} {agreed:3}/{compared:<3} {share:5.1f} %")
+            for page in differing:
+                print(f"      differs on {page}")
+    if compared_total:
+        print(f"  {'all shared audits':71} {agreed_total:3}/{compared_total:<3} "
+              f"{100 * agreed_total / compared_total:5.1f} %")  # fmt: skip
+
+
+def lab_metrics(rendered: dict, files: list[str], lighthouse: dict) -> None:
+    print("\nLab metrics, rendered, against Lighthouse's (Spearman, bootstrap 90 % interval):")
+    for key in METRICS:
+        pairs = []
+        for file in files:
+            metrics = rendered[file][0].metrics or {}
+            theirs = lighthouse[file].get("metrics", {}).get(key, {}).get("value")
+            if metrics.get(key) and metrics[key].get("value") is not None and theirs is not None:
+                pairs.append((metrics[key]["value"], theirs))
+        if len(pairs) > 2:
+            xs, ys = zip(*pairs, strict=True)
+            print(correlation_line(f"{key.upper()} ours ~ Lighthouse's", list(xs), list(ys)))
 
 
 if __name__ == "__main__":

@@ -109,6 +109,22 @@ ADVICE: dict[str, Advice] = {
         "Visitors leave slow pages, and search engines rank fast pages higher.",
         "Cache pages, speed up the server's response (database queries, upstream calls) and serve less.",
     ),
+    "largest_contentful_paint": Advice(
+        "Until the largest text or image appears, visitors see an unfinished page; LCP is a Core Web Vital.",
+        "Send less HTML before the main content, inline the critical CSS, preload the hero image and make it smaller.",
+    ),
+    "total_blocking_time": Advice(
+        "While scripts keep the main thread busy, taps and keys get no answer and the page feels frozen.",
+        "Load less JavaScript, split long tasks, defer what is not needed at once and drop unused third-party scripts.",
+    ),
+    "cumulative_layout_shift": Advice(
+        "Content that jumps while loading makes people lose their place or click the wrong thing.",
+        "Give images, embeds and ads a width and height (or aspect-ratio); insert nothing above what is shown.",
+    ),
+    "first_contentful_paint": Advice(
+        "A blank screen for seconds makes visitors think the page is broken.",
+        "Send less before the first text: fewer render-blocking stylesheets and scripts, smaller compressed HTML.",
+    ),
     "page_size": Advice(
         "Every kilobyte of HTML has to be downloaded and parsed before the page appears, slowest on mobiles.",
         "Remove inline data and unused markup, move large inline scripts and styles into cached files, paginate.",

@@ -71,6 +71,7 @@ LABELS = {
     "gzip_saving": "Saved by gzip",
     # Error kinds.
     "too_slow": "Too slow",
+    "too_much": "Too much",
     "too_large": "Too large",
     "length": "Wrong length",
     "not_optimal": "Not the optimal length",
@@ -100,6 +101,9 @@ BYTES, MILLISECONDS, PERCENT = "bytes", "ms", "%"
 # The unit of a check's numbers (its value and the limits in its errors).
 CHECK_UNITS = {
     "load_time": MILLISECONDS,
+    "largest_contentful_paint": MILLISECONDS,
+    "total_blocking_time": MILLISECONDS,
+    "first_contentful_paint": MILLISECONDS,
     "page_size": BYTES,
     "text_compression": BYTES,
     "dom_size": "node",
@@ -135,6 +139,7 @@ FIELD_UNITS = {
     "too_long": "character",
     "status": None,
     "offset": None,
+    "score": None,
 }
 LIMIT_KEYS = {"min", "max", "current"}
 MAX_ITEMS = 50  # evidence lists (e.g. every image without alt) are cut here
@@ -334,3 +339,47 @@ def categories(results: object, scores: dict[str, int | None] | None = None) -> 
             )
         )
     return views
+
+
+METRIC_LABELS = {
+    "fcp": "First Contentful Paint",
+    "lcp": "Largest Contentful Paint",
+    "tbt": "Total Blocking Time",
+    "cls": "Cumulative Layout Shift",
+}
+METRIC_RATINGS = {"good": "Good", "needs-improvement": "Needs improvement", "poor": "Poor"}
+
+
+def lab_metrics(metrics: dict | None) -> dict | None:
+    """The lab metrics of a rendered analysis as the report page lists them (LCP first, as PageSpeed
+    Insights does), each with its value, Lighthouse's rating and thresholds; None when not rendered."""
+    if not metrics:
+        return None
+    from reports.analysis.lab import THRESHOLDS
+
+    rows = []
+    for key in ("lcp", "tbt", "cls", "fcp"):
+        measured = metrics.get(key) or {}
+        good, poor = THRESHOLDS[key]
+        unit = measured.get("unit", "")
+        value = measured.get("value")
+        if value is not None and key != "cls":
+            shown = f"{value / 1000:.1f} s" if value >= 1000 or key in ("fcp", "lcp") else f"{value} ms"
+        else:
+            shown = "not measured" if value is None else f"{value:.3f}"
+        limits = (
+            f"good ≤ {good / 1000:g} s, poor > {poor / 1000:g} s"
+            if key in ("fcp", "lcp")
+            else (f"good ≤ {good} ms, poor > {poor} ms" if unit == "ms" else f"good ≤ {good}, poor > {poor}")
+        )
+        rows.append(
+            {
+                "key": key,
+                "label": METRIC_LABELS[key],
+                "value": shown,
+                "rating": measured.get("rating") or "none",
+                "rating_label": METRIC_RATINGS.get(measured.get("rating"), "Not measured"),
+                "thresholds": limits,
+            }
+        )
+    return {"rows": rows, "profile": metrics.get("profile") or {}}

@@ -90,6 +90,11 @@ class ReportSerializer(serializers.ModelSerializer):
     )
     created_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
     updated_at = serializers.DateTimeField(format=TIMESTAMP_FORMAT, read_only=True)
+    metrics = serializers.SerializerMethodField(
+        help_text="Lab metrics of a rendered analysis, as Lighthouse reports them under its mobile profile: "
+        "{fcp, lcp, tbt, cls: {value, unit, rating (good, needs-improvement, poor), score (0-1)}, profile: "
+        "{rtt_ms, throughput_kbps, cpu_slowdown}}; null when the page was read as served (not rendered)."
+    )
     budget = serializers.SerializerMethodField(
         help_text="Whether the report meets its project's budget: {passed, failures: [{rule, name, expected, actual, "
         "message}]}; null when the project has no budget or the report has no results yet."
@@ -105,6 +110,7 @@ class ReportSerializer(serializers.ModelSerializer):
             "score",
             "scores",
             "results",
+            "metrics",
             "status",
             "error",
             "privacy",
@@ -129,6 +135,10 @@ class ReportSerializer(serializers.ModelSerializer):
             results = report.results if needs_results else {}
         return budgets.evaluate(budget, score=report.score, results=results)
 
+    @extend_schema_field(serializers.JSONField(allow_null=True))
+    def get_metrics(self, report: Report) -> dict | None:
+        return (report.rendering or {}).get("metrics")
+
     @extend_schema_field(serializers.CharField(allow_null=True))
     def get_error(self, report: Report) -> str | None:
         return report.error or None
@@ -147,6 +157,7 @@ class ReportSerializer(serializers.ModelSerializer):
             "scores": {category: getattr(report, f"score_{category}") for category in SCORE_CATEGORIES},
             # Passed on as the database wrote it when the queryset fetched it as text.
             "results": RawJSON(report.results_text) if hasattr(report, "results_text") else report.results,
+            "metrics": self.get_metrics(report),
             "status": str(report.status),
             "error": self.get_error(report),
             "privacy": int(report.privacy),

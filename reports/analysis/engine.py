@@ -84,5 +84,7 @@ def _rendered_page(document, source_page: ParsedPage) -> tuple[ParsedPage, dict,
         "refused": rendered.refused,
         "memory_mb": round(rendered.peak_memory_kib / 1024),
         "dom_nodes": {"source": source_page.dom_nodes, "rendered": rendered.facts.get("dom_nodes")},
+        # FCP, LCP, TBT and CLS under Lighthouse's mobile profile (reports/analysis/lab.py).
+        "metrics": rendered.facts.get("lab_metrics"),
     }
     return parse(rendered.html, document.url), rendering, rendered.facts

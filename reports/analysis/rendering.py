@@ -28,6 +28,7 @@ import signal
 import threading
 import time
 import uuid
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
+from reports.analysis import lab
 from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import Fetched, Fetcher
 
@@ -258,16 +260,22 @@ def _render(document: Fetched, budget: float) -> Rendered:
                     service_workers="block",
                     accept_downloads=False,
                 )
-                context.route("**/*", _Interceptor(fetcher, document, rendered))
+                interceptor = _Interceptor(fetcher, document, rendered)
+                context.route("**/*", interceptor)
                 context.route_web_socket("**/*", lambda websocket: websocket.close())
                 page = context.new_page()
+                # The lab metrics read the main thread's tasks and paints from Chromium's trace.
+                browser.start_tracing(page=page, categories=lab.TRACE_CATEGORIES)
                 # Requests past the budget are refused, after which "load" comes quickly: allow for that.
                 page.goto(document.url, wait_until="load", timeout=(max(0, fetcher.remaining()) + GRACE) * 1000)
                 # A page still busy after that (polling, analytics) is judged as it is.
                 with contextlib.suppress(PlaywrightError):
                     page.wait_for_load_state("networkidle", timeout=min(SETTLE_MS, max(1, fetcher.remaining() * 1000)))
+                observed = page.evaluate(lab.READ_SCRIPT)
+                trace = browser.stop_tracing()
                 # The audits first: they mark what the stylesheets hide in the document serialised next.
                 rendered.facts = page.evaluate(AUDIT_SCRIPT)
+                rendered.facts["lab_metrics"] = lab.metrics(trace, observed, document.url, interceptor.wire_bytes)
                 rendered.html = page.content()
             finally:
                 browser.close()
@@ -284,6 +292,13 @@ def _render(document: Fetched, budget: float) -> Rendered:
     return rendered
 
 
+def wire_size(fetched: Fetched) -> int:
+    """The response's size as sent: the body compressed again (gzip's level 6) when it came compressed."""
+    if fetched.headers.get("content-encoding", "identity").lower() in ("", "identity"):
+        return len(fetched.body)
+    return len(zlib.compress(fetched.body, 6))
+
+
 class _Interceptor:
     """Answers every request of the browser with a guarded fetch, or refuses it."""
 
@@ -293,6 +308,7 @@ class _Interceptor:
         self.rendered = rendered
         self.bytes = 0
         self.served_document = False
+        self.wire_bytes: dict[str, int] = {}  # URL → its size on the wire, for the lab metrics' network model
 
     def __call__(self, route: "Route") -> None:
         request = route.request
@@ -321,6 +337,7 @@ class _Interceptor:
         self._fulfil(route, fetched)
 
     def _fulfil(self, route: "Route", fetched: Fetched) -> None:
+        self.wire_bytes[route.request.url] = wire_size(fetched)
         headers = {name: value for name, value in fetched.headers.items() if name.lower() not in HOP_HEADERS}
         route.fulfill(status=fetched.status, headers=headers, body=fetched.body)
 

@@ -21,6 +21,11 @@ class AnalysisResult:
     # The page's links (absolute), for a site audit's crawl to follow; not part of the stored result.
     links: list = field(default_factory=list)
 
+    @property
+    def metrics(self) -> dict | None:
+        """The lab metrics of a rendered page (FCP, LCP, TBT, CLS), else None."""
+        return self.rendering.get("metrics")
+
     def to_json(self) -> dict:
         return {
             "url": self.url,

@@ -112,6 +112,7 @@ def _report_context(request: HttpRequest, report: Report, is_owner: bool) -> dic
         "importance_choices": list(presentation.IMPORTANCE_LABELS.items()),
         "chosen": {"category": category, "importance": importance},
         "gauges": presentation.category_gauges(report.scores),
+        "lab_metrics": presentation.lab_metrics((report.rendering or {}).get("metrics")),
         "failed_count": sum(len(view.failed_checks) for view in shown),
         "passed_count": sum(len(view.passed_checks) for view in shown),
         "is_owner": is_owner,

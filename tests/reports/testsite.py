@@ -145,6 +145,28 @@ LAYOUT_PAGE = """<!DOCTYPE html>
 """
 
 
+# A page that paints, then pushes its text down with a late banner (a layout shift) and keeps the
+# main thread busy with a fixed amount of work: a few hundred ms of CPU, a TBT far over 0 at
+# Lighthouse's 4x slowdown, however busy the machine is.
+BUSY_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
+<title>Busy page</title></head>
+<body><main><h1>Busy page</h1><p>Text that a late banner pushes down the page.</p></main>
+<script>
+setTimeout(() => {
+  const banner = document.createElement("div");
+  banner.style.height = "400px";
+  banner.textContent = "Late banner";
+  document.body.prepend(banner);
+}, 100);
+setTimeout(() => {
+  let sum = 0;
+  for (let i = 0; i < 2e8; i++) { sum += i % 7; }
+  document.title = "Busy page " + (sum > 0);
+}, 200);
+</script></body></html>
+"""
+
 SCRIPTED_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Spades built by a script</title></head>
 <body><div id="app"></div>
@@ -415,6 +437,7 @@ ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
     "/": H.good,
     "/good": H.good,
     "/scripted": lambda handler, hit: handler.html(SCRIPTED_PAGE),
+    "/busy": lambda handler, hit: handler.html(BUSY_PAGE),
     "/layout": lambda handler, hit: handler.html(LAYOUT_PAGE),
     "/small-print": H.small_print,
     "/never-loads": H.never_loads,

@@ -4,6 +4,7 @@ import re
 import zlib
 from urllib.parse import urlsplit
 
+from reports.analysis import lab
 from reports.analysis.checks.base import LOW, MEDIUM, Category, Outcome, capped, limit
 from reports.analysis.context import Context
 
@@ -198,3 +199,46 @@ def http2(context: Context) -> Outcome:
     if resources.alpn_error:
         return Outcome(document.http_version, {"failed": resources.alpn_error})
     return Outcome(resources.alpn or document.http_version, {"not_supported": None})
+
+
+def _lab_metric(context: Context, metric: str) -> Outcome:
+    """The lab metric measured while rendering (reports/analysis/lab.py); it fails when Lighthouse would
+    rate it poor (above its second threshold), and passes, rating shown, when good or needing improvement."""
+    measured = ((context.rendered or {}).get("lab_metrics") or {}).get(metric) or {}
+    if measured.get("value") is None:
+        return Outcome(None)  # nothing painted or measured: no verdict to give
+    value = {key: measured[key] for key in ("value", "unit", "rating", "score")}
+    if measured["rating"] != "poor":
+        return Outcome(value)
+    _, poor = lab.THRESHOLDS[metric]
+    error = "too_much" if metric == "cls" else "too_slow"
+    return Outcome(value, {error: limit(maximum=poor, current=measured["value"])})
+
+
+@category.check("largest_contentful_paint", MEDIUM, rendered_only=True)
+def largest_contentful_paint(context: Context) -> Outcome:
+    """Largest Contentful Paint (Lighthouse `largest-contentful-paint`, web.dev's Core Web Vitals): the
+    largest text or image is painted within 4 s on Lighthouse's throttled phone (good up to 2.5 s)."""
+    return _lab_metric(context, "lcp")
+
+
+@category.check("total_blocking_time", MEDIUM, rendered_only=True)
+def total_blocking_time(context: Context) -> Outcome:
+    """Total Blocking Time (Lighthouse `total-blocking-time`): after the first paint, the main thread's
+    tasks block input for at most 600 ms in all, counting what each task runs over 50 ms, on a CPU four
+    times slower than this machine's (good up to 200 ms)."""
+    return _lab_metric(context, "tbt")
+
+
+@category.check("cumulative_layout_shift", MEDIUM, rendered_only=True)
+def cumulative_layout_shift(context: Context) -> Outcome:
+    """Cumulative Layout Shift (Lighthouse `cumulative-layout-shift`, a Core Web Vital): the content moves
+    by at most 0.25 in its worst burst of shifts (good up to 0.1), so that nobody clicks the wrong thing."""
+    return _lab_metric(context, "cls")
+
+
+@category.check("first_contentful_paint", LOW, rendered_only=True)
+def first_contentful_paint(context: Context) -> Outcome:
+    """First Contentful Paint (Lighthouse `first-contentful-paint`): something is painted within 3 s on
+    Lighthouse's throttled phone (good up to 1.8 s). Low: LCP says the more useful thing."""
+    return _lab_metric(context, "fcp")

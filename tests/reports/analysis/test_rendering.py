@@ -179,3 +179,36 @@ def _read(path: Path) -> bytes:
         return path.read_bytes()
     except OSError:
         return b""
+
+
+def test_lab_metrics_are_measured_when_rendered_and_judge_the_performance_category(test_site, rendering):
+    result = analyze(test_site.url("/busy"))
+
+    metrics = result.rendering["metrics"]
+    assert set(metrics) == {"fcp", "lcp", "tbt", "cls", "profile"}
+    # The network model alone makes at least 3 round trips of 150 ms before anything is painted.
+    assert metrics["fcp"]["value"] >= 450
+    assert metrics["lcp"]["value"] >= metrics["fcp"]["value"]
+    assert metrics["tbt"]["value"] > 100
+    assert metrics["cls"]["value"] > 0.1
+    assert metrics["cls"]["rating"] in ("needs-improvement", "poor")
+    performance = result.results["performance"]
+    assert performance["total_blocking_time"]["value"]["value"] == metrics["tbt"]["value"]
+    assert performance["cumulative_layout_shift"]["passed"] == (metrics["cls"]["rating"] != "poor")
+    assert result.metrics == metrics
+
+
+def test_a_quiet_page_has_good_lab_metrics(test_site, rendering):
+    result = analyze(test_site.url("/good"))
+
+    metrics = result.metrics
+    assert metrics["tbt"] == {"value": 0, "unit": "ms", "rating": "good", "score": 1.0}
+    assert result.results["performance"]["total_blocking_time"]["passed"]
+    assert result.results["performance"]["largest_contentful_paint"]["passed"]
+
+
+def test_without_rendering_there_are_no_lab_metrics(test_site):
+    result = analyze(test_site.url("/busy"))
+
+    assert result.metrics is None
+    assert "total_blocking_time" not in result.results["performance"]

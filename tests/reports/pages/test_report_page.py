@@ -336,3 +336,46 @@ def test_report_page_ignores_unusable_filter_values(client, query):
     assert response.status_code == 200
     assertContains(response, 'data-check="htst"')
     assertContains(response, 'data-check="image_keywords"')
+
+
+LAB_METRICS = {
+    "fcp": {"value": 1200, "unit": "ms", "rating": "good", "score": 0.99},
+    "lcp": {"value": 4600, "unit": "ms", "rating": "poor", "score": 0.4},
+    "tbt": {"value": 350, "unit": "ms", "rating": "needs-improvement", "score": 0.74},
+    "cls": {"value": 0.02, "unit": "", "rating": "good", "score": 1.0},
+    "profile": {"rtt_ms": 150, "throughput_kbps": 1638.4, "cpu_slowdown": 4},
+}
+
+
+def test_a_rendered_report_lists_its_lab_metrics_with_lighthouses_thresholds(client):
+    report = ReportFactory(rendering={"document": "rendered", "render_ms": 2100, "metrics": LAB_METRICS})
+
+    response = client.get(page_url(report))
+
+    assertContains(response, '<h2 id="lab-metrics-heading">Lab metrics</h2>', html=True)
+    body = response.content.decode()
+    lcp = body[body.index('data-metric="lcp"') : body.index('data-metric="tbt"')]
+    assert "Largest Contentful Paint" in lcp
+    assert "<strong>4.6 s</strong> · Poor" in lcp
+    assert "good ≤ 2.5 s, poor &gt; 4 s" in lcp
+    assert "lab-metric-poor" in body
+    assert "<strong>350 ms</strong> · Needs improvement" in body
+    assert "<strong>0.020</strong> · Good" in body
+    assertContains(response, "150 ms round trips, 1638 kbit/s, a CPU 4 times slower")
+
+
+@pytest.mark.parametrize("rendering", [{"document": "source"}, {"document": "source", "render_error": "timeout"}])
+def test_a_report_read_as_served_has_no_lab_metrics(client, rendering):
+    report = ReportFactory(rendering=rendering)
+
+    assertNotContains(client.get(page_url(report)), "Lab metrics")
+
+
+def test_a_private_reports_lab_metrics_stay_hidden_from_others(client, other_user):
+    report = ReportFactory(privacy=Report.Privacy.PRIVATE, rendering={"document": "rendered", "metrics": LAB_METRICS})
+    client.force_login(other_user)
+
+    response = client.get(page_url(report))
+
+    assert response.status_code == 404
+    assertNotContains(response, "Lab metrics", status_code=404)

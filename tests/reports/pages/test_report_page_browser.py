@@ -82,3 +82,27 @@ def test_password_report_unlocks_with_the_right_password_after_a_wrong_one(page,
 
     page.reload()
     assert page.get_by_role("link", name=report.url).is_visible()
+
+
+def test_a_rendered_report_shows_its_lab_metrics_coloured_by_rating(page, live_server):
+    metrics = {
+        "fcp": {"value": 1200, "unit": "ms", "rating": "good", "score": 0.99},
+        "lcp": {"value": 4600, "unit": "ms", "rating": "poor", "score": 0.4},
+        "tbt": {"value": 350, "unit": "ms", "rating": "needs-improvement", "score": 0.74},
+        "cls": {"value": 0.02, "unit": "", "rating": "good", "score": 1.0},
+        "profile": {"rtt_ms": 150, "throughput_kbps": 1638.4, "cpu_slowdown": 4},
+    }
+    report = ReportFactory(score=70, rendering={"document": "rendered", "render_ms": 2100, "metrics": metrics})
+
+    page.goto(f"{live_server.url}/reports/{report.pk}")
+
+    section = page.get_by_role("region", name="Lab metrics")
+    assert section.is_visible()
+    lcp = section.locator('[data-metric="lcp"]')
+    assert "Largest Contentful Paint" in lcp.inner_text()
+    assert "4.6 s · Poor" in lcp.inner_text()
+    colour = lcp.evaluate("element => getComputedStyle(element).borderLeftColor")
+    assert colour == "rgb(207, 34, 46)"  # --bad
+    # At a phone's width the section fits without scrolling sideways.
+    page.set_viewport_size({"width": 390, "height": 800})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

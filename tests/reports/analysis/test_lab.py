@@ -1,0 +1,94 @@
+"""Lab metrics (reports/analysis/lab.py): the trace's main thread, the network model, Lighthouse's ratings."""
+
+import json
+
+import pytest
+
+from reports.analysis import lab
+
+PAGE = "https://shop.example/"
+MAIN, OTHER = (10, 1), (10, 2)
+FRAME = "F1"
+
+
+def event(name, ts, *, thread=MAIN, ph="I", frame=FRAME, **extra):
+    return {"name": name, "ts": ts, "pid": thread[0], "tid": thread[1], "ph": ph, "args": {"frame": frame}, **extra}
+
+
+def task(ts_ms, wall_ms, cpu_ms, thread=MAIN):
+    return event("RunTask", ts_ms * 1000, thread=thread, ph="X", dur=wall_ms * 1000, tdur=cpu_ms * 1000)
+
+
+def trace(*events) -> bytes:
+    return json.dumps({"traceEvents": list(events)}).encode()
+
+
+@pytest.mark.parametrize(
+    ("metric", "value", "rating", "score"),
+    [
+        ("lcp", 2500, "good", 0.9),
+        ("lcp", 2501, "needs-improvement", 0.89),
+        ("lcp", 4000, "needs-improvement", 0.5),
+        ("lcp", 4001, "poor", 0.49),
+        ("tbt", 0, "good", 1.0),
+        ("tbt", 600, "needs-improvement", 0.5),
+        ("cls", 0.1, "good", 0.9),
+        ("cls", 0.3, "poor", 0.4),
+        ("fcp", 1800, "good", 0.9),
+    ],
+)
+def test_ratings_and_scores_follow_lighthouses_thresholds(metric, value, rating, score):
+    rated = lab.rate(metric, value)
+
+    assert rated["rating"] == rating
+    assert rated["score"] == pytest.approx(score, abs=0.011)
+
+
+def test_layout_shift_is_the_worst_session_window():
+    # Two bursts more than a second apart: the second (0.15 + 0.1) is the worst.
+    shifts = [[100, 0.05], [300, 0.05], [2000, 0.15], [2500, 0.1]]
+
+    assert lab.layout_shift(shifts) == pytest.approx(0.25)
+    assert lab.layout_shift([]) == 0
+
+
+def test_metrics_count_cpu_time_four_times_and_add_the_modelled_network():
+    events = trace(
+        event("navigationStart", 1_000_000),
+        task(1000, 40, 20),  # parsing before the first paint: 20 ms of CPU
+        event("firstContentfulPaint", 1_050_000),
+        task(1100, 300, 100),  # a script after it: 100 ms of CPU, 4 x 100 - 50 = 350 ms blocking
+        event("largestContentfulPaint::Candidate", 1_500_000),
+        task(1600, 500, 100, thread=OTHER),  # another thread's work counts for nothing
+    )
+    document = 18_432  # bytes on the wire: 100 ms at Lighthouse's 1.6 Mbit/s less 10 %
+
+    measured = lab.metrics(events, {"shifts": [[700, 0.3]], "resources": []}, PAGE, {PAGE: document})
+
+    network = 4 * lab.RTT_MS + 100
+    assert measured["fcp"]["value"] == round(network + 4 * 20)
+    assert measured["lcp"]["value"] == round(network + 4 * (20 + 100))
+    assert measured["tbt"] == {"value": 350, "unit": "ms", "rating": "needs-improvement", "score": 0.74}
+    assert measured["cls"]["rating"] == "poor"
+    assert measured["profile"] == {"rtt_ms": 150, "throughput_kbps": 1638.4, "cpu_slowdown": 4}
+
+
+def test_render_blocking_resources_and_an_image_as_largest_element_add_their_round_trips():
+    events = trace(event("navigationStart", 0), event("firstContentfulPaint", 10_000))
+    observed = {
+        "resources": [["https://cdn.example/app.css", True, 5.0], ["https://shop.example/late.js", False, 5.0]],
+        "lcpUrl": "https://shop.example/hero.jpg",
+    }
+
+    measured = lab.metrics(events, observed, PAGE, {PAGE: 0, "https://shop.example/hero.jpg": 18_432})
+
+    # Another origin's stylesheet: three round trips; the image: one more and its 100 ms.
+    assert measured["fcp"]["value"] == 4 * 150 + 3 * 150
+    assert measured["lcp"]["value"] == 4 * 150 + 3 * 150 + 150 + 100
+
+
+def test_a_page_that_never_paints_has_no_timings():
+    measured = lab.metrics(trace(task(0, 10, 10)), {"shifts": []}, PAGE, {})
+
+    assert measured["fcp"]["value"] is measured["lcp"]["value"] is measured["tbt"]["value"] is None
+    assert measured["cls"]["value"] == 0
