@@ -146,8 +146,8 @@ def _children(pid: int) -> list[int] | None:
     return children
 
 
-def process_tree_kib(root: int) -> int:
-    """The memory of `root` and all its descendants (Chromium's zygotes, renderers, utilities), in KiB."""
+def process_tree(root: int) -> set[int]:
+    """`root` and all its descendants (Chromium's zygotes, renderers, utilities)."""
     tree, pending = set(), [root]
     while pending:
         pid = pending.pop()
@@ -156,12 +156,17 @@ def process_tree_kib(root: int) -> int:
         tree.add(pid)
         children = _children(pid)
         if children is None:  # no children files: find the descendants by every process's parent
-            return _scanned_tree_kib(root)
+            return _scanned_tree(root)
         pending.extend(children)
-    return sum(_memory_kib(pid) for pid in tree)
+    return tree
 
 
-def _scanned_tree_kib(root: int) -> int:
+def process_tree_kib(root: int) -> int:
+    """The memory of `root` and all its descendants, in KiB."""
+    return sum(_memory_kib(pid) for pid in process_tree(root))
+
+
+def _scanned_tree(root: int) -> set[int]:
     parents = {}
     for entry in os.scandir("/proc"):
         if entry.name.isdigit() and (parent := _parent(int(entry.name))) is not None:
@@ -173,7 +178,7 @@ def _scanned_tree_kib(root: int) -> int:
             if parent in tree and pid not in tree:
                 tree.add(pid)
                 grew = True
-    return sum(_memory_kib(pid) for pid in tree)
+    return tree
 
 
 class _MemoryWatch:
@@ -209,9 +214,13 @@ class _MemoryWatch:
             self.peak_kib = max(self.peak_kib, used)
             if used > self.limit_kib:
                 self.exceeded = True
-                # Playwright then fails the page's next call, and the analysis reads the source.
-                with contextlib.suppress(ProcessLookupError):
-                    os.kill(browser, signal.SIGKILL)
+                # Every process of the tree, not only the browser: Chromium 156's zygotes and
+                # renderers outlive a killed browser process and keep Playwright's pipe open, so
+                # that Playwright would wait out the rendering's whole time instead of failing
+                # the page's next call (after which the analysis reads the source).
+                for pid in process_tree(browser):
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
                 return
 
 
