@@ -15,7 +15,7 @@ BLOCKING = ("serious", "critical")
 
 # Every page of the site, as (path, who): "anonymous" or "signed-in" (as alice). A path may name
 # objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
-# {report}, {link} (tests/foundation/test_axe_browser.py::objects).
+# {report}, {link}, {protected_link} (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
     ("/", "signed-in"),
@@ -44,6 +44,9 @@ PAGES: list[tuple[str, str]] = [
     ("/s/login", "anonymous"),
     ("/s/stats", "signed-in"),
     ("/s/stats/{link}", "signed-in"),
+    ("/s/edit/{link}", "signed-in"),
+    ("/s/delete/{link}", "signed-in"),
+    ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
 ]
 
 
