@@ -8,16 +8,15 @@ grouped issues (worst first, each with the pages it fails on) and the pages.
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.http import require_http_methods, require_safe
 
-from reports import comparison, presentation
+from reports import presentation
 from reports.audits import summary
 from reports.forms import ReportPasswordForm
 from reports.models import Audit, Report
 from reports.throttling import PagePasswordThrottle
-from reports.views.pages import WRONG_PASSWORD
+from reports.views.pages import WRONG_PASSWORD, comparison_page, keep_private
 
 UNLOCKED_SESSION_KEY = "reports:unlocked-audits"
 # How many pages the page lists; the exports list them all.
@@ -37,12 +36,6 @@ def _readable(request: HttpRequest, audit_id: int) -> tuple[Audit, bool, bool]:
         request.session.get(UNLOCKED_SESSION_KEY, {}).get(str(audit.pk), ""), _unlock_token(audit)
     )
     return audit, is_owner, audit.privacy != Audit.Privacy.PASSWORD or is_owner or unlocked
-
-
-def _keep_private(response: HttpResponse, audit: Audit) -> HttpResponse:
-    if audit.privacy != Audit.Privacy.PUBLIC:
-        patch_cache_control(response, private=True, no_store=True)
-    return response
 
 
 def _password_page(request: HttpRequest, audit: Audit) -> HttpResponse:
@@ -78,7 +71,7 @@ def _label(issue: dict) -> dict:
 def audit_page(request: HttpRequest, audit_id: int) -> HttpResponse:
     audit, is_owner, is_open = _readable(request, audit_id)
     if not is_open:
-        return _keep_private(_password_page(request, audit), audit)
+        return keep_private(_password_page(request, audit), audit)
     if request.method == "POST":
         return redirect(audit)
     pages = audit.pages.order_by("pk").only("pk", "url", "status", "score", "result", "error")[:PAGES_SHOWN]
@@ -94,7 +87,7 @@ def audit_page(request: HttpRequest, audit_id: int) -> HttpResponse:
         "previous": _previous(audit, is_owner),
         "page_status": Report.Status,
     }
-    return _keep_private(render(request, "reports/audit.html", context), audit)
+    return keep_private(render(request, "reports/audit.html", context), audit)
 
 
 def _previous(audit: Audit, is_owner: bool) -> Audit | None:
@@ -120,24 +113,6 @@ def audit_compare(request: HttpRequest, audit_id: int) -> HttpResponse:
         return redirect(baseline)
     if audit.status != Audit.Status.DONE or baseline.status != Audit.Status.DONE:
         raise Http404("An audit that is not done cannot be compared.")
-    compared = summary.compare(audit, baseline)
-    response = render(
-        request,
-        "reports/audit_compare.html",
-        {
-            "audit": audit,
-            "baseline": baseline,
-            "compared": compared,
-            "categories": [
-                {"name": name, "label": presentation.CATEGORY_LABELS.get(name, presentation.humanize(name)), **values}
-                for name, values in compared.categories.items()
-            ],
-            "checks": [
-                {**check, "label": presentation.humanize(check["check"])}
-                for check in compared.checks
-                if check["status"] != comparison.UNCHANGED
-            ],
-        },
+    return comparison_page(
+        request, audit, baseline, summary.compare(audit, baseline), noun="audit", title_noun="Site audit"
     )
-    _keep_private(response, baseline)
-    return _keep_private(response, audit)

@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 from common.paging import streamed_json
 from reports import comparison, presentation
 from reports.forms import ReportPasswordForm
-from reports.models import Report
+from reports.models import Audit, Report
 from reports.serializers import ReportSerializer
 from reports.throttling import PagePasswordThrottle
 
@@ -76,10 +76,35 @@ def _readable(request: HttpRequest, report_id: int) -> tuple[Report, bool, bool]
     return report, is_owner, is_open
 
 
-def _keep_private(response: HttpResponse, report: Report) -> HttpResponse:
-    if report.privacy != Report.Privacy.PUBLIC:
+def keep_private(response: HttpResponse, *shown: Report | Audit) -> HttpResponse:
+    """Keep the page out of shared caches if any report or audit it shows is not public."""
+    if any(item.privacy != Report.Privacy.PUBLIC for item in shown):
         patch_cache_control(response, private=True, no_store=True)
     return response
+
+
+def comparison_page(
+    request: HttpRequest, subject: Report | Audit, baseline: Report | Audit, compared, *, noun: str, title_noun: str
+) -> HttpResponse:
+    """The API's comparison of two reports (or two audits) as a page, private if either side is."""
+    context = {
+        "subject": subject,
+        "baseline": baseline,
+        "compared": compared,
+        "noun": noun,
+        "title_noun": title_noun,
+        "score_label": "Mean score" if noun == "audit" else "Score",
+        "categories": [
+            {"name": name, "label": presentation.CATEGORY_LABELS.get(name, presentation.humanize(name)), **values}
+            for name, values in compared.categories.items()
+        ],
+        "checks": [
+            {**check, "label": presentation.humanize(check["check"])}
+            for check in compared.checks
+            if check["status"] != comparison.UNCHANGED
+        ],
+    }
+    return keep_private(render(request, "reports/compare.html", context), subject, baseline)
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -94,7 +119,7 @@ def report_page(request: HttpRequest, report_id: int) -> HttpResponse:
         return redirect("reports:report-progress", report_id=report.pk)
     else:
         response = render(request, "reports/report.html", _report_context(request, report, is_owner))
-    return _keep_private(response, report)
+    return keep_private(response, report)
 
 
 def _report_context(request: HttpRequest, report: Report, is_owner: bool) -> dict:
@@ -144,28 +169,9 @@ def report_compare(request: HttpRequest, report_id: int) -> HttpResponse:
         return redirect(baseline)
     if report.generated_at is None or baseline.generated_at is None:
         raise Http404("A report without results cannot be compared.")
-    compared = comparison.compare(report, baseline)
-    response = render(
-        request,
-        "reports/report_compare.html",
-        {
-            "report": report,
-            "baseline": baseline,
-            "compared": compared,
-            "categories": [
-                {"name": name, "label": presentation.CATEGORY_LABELS.get(name, presentation.humanize(name)), **values}
-                for name, values in compared.categories.items()
-            ],
-            "checks": [
-                {**check, "label": presentation.humanize(check["check"])}
-                for check in compared.checks
-                if check["status"] != comparison.UNCHANGED
-            ],
-        },
+    return comparison_page(
+        request, report, baseline, comparison.compare(report, baseline), noun="report", title_noun="Report"
     )
-    # Private if either side is: the page shows both.
-    _keep_private(response, baseline)
-    return _keep_private(response, report)
 
 
 @require_safe
@@ -180,4 +186,4 @@ def report_download(request: HttpRequest, report_id: int) -> HttpResponse:
     response = StreamingHttpResponse(chunks, content_type="application/json")
     filename = f"report-{report.pk}-{report.project.name}.json"
     response["Content-Disposition"] = content_disposition_header(as_attachment=True, filename=filename)
-    return _keep_private(response, report)
+    return keep_private(response, report)
