@@ -2,7 +2,6 @@
 
 from django.db.models import QuerySet
 from django.http import HttpResponse, StreamingHttpResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import mixins, viewsets
@@ -11,13 +10,13 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from reports import comparison, schema
+from reports import schema
 from reports.audits import exports, services, summary
 from reports.filters import AuditFilterSet
 from reports.models import Audit
 from reports.pagination import LaravelPagination
 from reports.serializers import AuditCreateSerializer, AuditListSerializer, AuditSerializer
-from reports.views.base import ReportsApiView, envelope
+from reports.views.base import ReportsApiView, comparison_baseline, comparison_response, envelope
 
 
 @schema.AUDITS
@@ -86,26 +85,11 @@ class AuditViewSet(
     def compare(self, request: Request, *args: object, **kwargs: object) -> Response | HttpResponse:
         """What changed in this audit since the audit `with` (both the key owner's, both done)."""
         audit = self.get_object()
-        other_id = request.query_params.get("with", "").strip()
-        if not other_id:
-            raise ValidationError({"with": ["The with field is required."]})
-        if not other_id.isdigit():
-            raise ValidationError({"with": ["The with must be an audit id."]})
-        baseline = get_object_or_404(self.get_queryset(), pk=int(other_id))
+        baseline = comparison_baseline(request, self.get_queryset(), "an audit")
         unfinished = [a.pk for a in (audit, baseline) if a.status != Audit.Status.DONE]
         if unfinished:
             raise ValidationError({"with": [f"Audit {unfinished[0]} is not done yet."]})
-        compared = summary.compare(audit, baseline)
-        if request.query_params.get("format") == "markdown":
-            page = request.build_absolute_uri
-            markdown = comparison.to_markdown(
-                compared,
-                report_url=page(reverse("reports:audit-page", args=[audit.pk])),
-                baseline_url=page(reverse("reports:audit-page", args=[baseline.pk])),
-                noun="Audit",
-            )
-            return HttpResponse(markdown, content_type="text/markdown; charset=utf-8")
-        return Response(envelope(compared.to_json()))
+        return comparison_response(request, summary.compare(audit, baseline), audit, baseline, noun="Audit")
 
     @action(detail=True, methods=["get"], url_path=r"(?P<what>pages|issues)\.(?P<fmt>csv|json)")
     def export(self, request: Request, *args: object, what: str, fmt: str, **kwargs: object) -> StreamingHttpResponse:

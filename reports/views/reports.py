@@ -2,7 +2,6 @@
 
 from django.db.models import QuerySet
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import viewsets
@@ -16,7 +15,7 @@ from reports.filters import ReportFilterSet
 from reports.models import Report
 from reports.pagination import LaravelPagination
 from reports.serializers import ReportCreateSerializer, ReportSerializer, ReportUpdateSerializer
-from reports.views.base import ReportsApiView, envelope
+from reports.views.base import ReportsApiView, comparison_baseline, comparison_response, envelope
 
 
 @schema.REPORTS
@@ -93,22 +92,8 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
     def compare(self, request: Request, *args: object, **kwargs: object) -> Response | HttpResponse:
         """What changed in this report since the report `with` (both the key owner's, both analysed)."""
         report = self.get_object()
-        other_id = request.query_params.get("with", "").strip()
-        if not other_id:
-            raise ValidationError({"with": ["The with field is required."]})
-        if not other_id.isdigit():
-            raise ValidationError({"with": ["The with must be a report id."]})
-        baseline = get_object_or_404(self.get_queryset(), pk=int(other_id))
+        baseline = comparison_baseline(request, self.get_queryset(), "a report")
         unanalysed = [r.pk for r in (report, baseline) if r.generated_at is None]
         if unanalysed:
             raise ValidationError({"with": [f"Report {unanalysed[0]} has no results yet."]})
-        compared = comparison.compare(report, baseline)
-        if request.query_params.get("format") == "markdown":
-            page = request.build_absolute_uri
-            markdown = comparison.to_markdown(
-                compared,
-                report_url=page(reverse("reports:report-page", args=[report.pk])),
-                baseline_url=page(reverse("reports:report-page", args=[baseline.pk])),
-            )
-            return HttpResponse(markdown, content_type="text/markdown; charset=utf-8")
-        return Response(envelope(compared.to_json()))
+        return comparison_response(request, comparison.compare(report, baseline), report, baseline)
