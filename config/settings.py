@@ -6,6 +6,7 @@ README for its own (tests/foundation/test_docs.py keeps it so). With no environm
 server on SQLite.
 """
 
+import os
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
@@ -287,6 +288,14 @@ REPORTS_RENDER_MAX_MEMORY_MB = env_int("REPORTS_RENDER_MAX_MEMORY_MB", 512, mini
 # killed and the analysis reads the source. The JS heap limit above alone leaves the rest uncapped.
 REPORTS_RENDER_MAX_TOTAL_MB = env_int("REPORTS_RENDER_MAX_TOTAL_MB", 640, minimum=128)
 REPORTS_CHROMIUM_PATH = env_str("REPORTS_CHROMIUM_PATH", "/usr/bin/chromium")
+# How many renderings one process runs at once, half the cores by default (the rest serve requests);
+# the others wait their turn (reports/analysis/rendering.py).
+REPORTS_RENDER_CONCURRENCY = env_int("REPORTS_RENDER_CONCURRENCY", max(1, (os.cpu_count() or 1) // 2), minimum=1)
+# "idle" (the default): renderings, and every Chromium process, run only on CPU time the web server
+# and the rest of the worker leave over (Linux's SCHED_IDLE); "normal": they compete like the rest.
+REPORTS_RENDER_PRIORITY = env_str("REPORTS_RENDER_PRIORITY", "idle").strip().lower()
+if REPORTS_RENDER_PRIORITY not in ("idle", "normal"):
+    raise ImproperlyConfigured(f"REPORTS_RENDER_PRIORITY must be idle or normal, not {REPORTS_RENDER_PRIORITY!r}.")
 # Analysis tuning, each a JSON object merged over the defaults in reports/analysis/config.py
 # (e.g. REPORTS_THRESHOLDS='{"max_links": 300, "load_time_ms": 3000}'); checked at first use.
 REPORTS_THRESHOLDS = env_str("REPORTS_THRESHOLDS")

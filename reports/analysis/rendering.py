@@ -29,6 +29,7 @@ import threading
 import time
 import uuid
 import zlib
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
@@ -73,8 +74,20 @@ class RenderError(Exception):
     """The page could not be rendered; the analysis falls back to the source document."""
 
 
+# Renderings one process runs at once (REPORTS_RENDER_CONCURRENCY): each is a whole Chromium, busy
+# on the CPU and the disk while it starts and loads; more at once than the machine has cores
+# finish no sooner and slow the web server beside them. The others wait their turn (their
+# analysis keeps its lease meanwhile); the rendering's own time starts with its turn.
+_render_slots = threading.BoundedSemaphore(settings.REPORTS_RENDER_CONCURRENCY)
+
+
 def render(document: Fetched) -> Rendered:
-    """Render `document` (already fetched) in Chromium within the rendering budget."""
+    """Render `document` (already fetched) in Chromium within the rendering budget, once a slot is free."""
+    with _render_slots:
+        return _render_in_thread(document)
+
+
+def _render_in_thread(document: Fetched) -> Rendered:
     budget = settings.REPORTS_RENDER_TIMEOUT
     # Playwright's sync API refuses to run inside an asyncio loop, which a caller may have.
     pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reports-render")
@@ -241,6 +254,34 @@ def chromium_args(max_memory_mb: int) -> list[str]:
     ]
 
 
+@contextlib.contextmanager
+def idle_children() -> Iterator[None]:
+    """Let the processes started in the block run only on CPU time nothing else wants (Linux's SCHED_IDLE).
+
+    A scheduling policy belongs to a thread on Linux, and a child process inherits its parent
+    thread's: Playwright's driver, started in the block, and every Chromium process it starts
+    then run at SCHED_IDLE, so that renderings never take the CPU from the web server's requests.
+    The calling thread gets its own policy back after the block: it drives the browser holding
+    the worker's GIL, and at SCHED_IDLE it would keep the worker's other threads (and the
+    database lock one of them may hold) waiting whenever the CPU is busy. A niceness would not
+    hold: Chromium sets its threads' niceness itself (-8 for some, when it may), not their policy.
+    With REPORTS_RENDER_PRIORITY=normal renderings compete for the CPU like everything else.
+    """
+    thread = threading.get_native_id()
+    lowered = False
+    if settings.REPORTS_RENDER_PRIORITY == "idle" and hasattr(os, "SCHED_IDLE"):
+        with contextlib.suppress(OSError):
+            policy, param = os.sched_getscheduler(thread), os.sched_getparam(thread)
+            os.sched_setscheduler(thread, os.SCHED_IDLE, os.sched_param(0))
+            lowered = True
+    try:
+        yield
+    finally:
+        if lowered:
+            with contextlib.suppress(OSError):  # without the right to go back, the thread stays idle
+                os.sched_setscheduler(thread, policy, param)
+
+
 def _render(document: Fetched, budget: float) -> Rendered:
     try:
         from playwright.sync_api import Error as PlaywrightError
@@ -252,7 +293,10 @@ def _render(document: Fetched, budget: float) -> Rendered:
     rendered = Rendered(html="", facts={})
     watch = _MemoryWatch(settings.REPORTS_RENDER_MAX_TOTAL_MB)
     try:
-        with sync_playwright() as playwright, watch:
+        with contextlib.ExitStack() as stack:
+            with idle_children():
+                playwright = stack.enter_context(sync_playwright())
+            stack.enter_context(watch)
             browser = playwright.chromium.launch(
                 executable_path=settings.REPORTS_CHROMIUM_PATH,
                 args=[*chromium_args(settings.REPORTS_RENDER_MAX_MEMORY_MB), watch.marker],

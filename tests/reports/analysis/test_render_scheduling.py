@@ -1,0 +1,76 @@
+"""How renderings share the machine with the web server: a few at a time, Chromium at SCHED_IDLE."""
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from reports.analysis import rendering
+
+linux_only = pytest.mark.skipif(not hasattr(os, "SCHED_IDLE"), reason="SCHED_IDLE is Linux's")
+
+
+def start_child() -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+
+
+def policy_of(pid: int) -> int:
+    return os.sched_getscheduler(pid)
+
+
+@linux_only
+def test_processes_started_for_a_rendering_run_at_idle_priority_and_the_thread_gets_its_own_back(settings):
+    settings.REPORTS_RENDER_PRIORITY = "idle"
+    thread = threading.get_native_id()
+    before = policy_of(thread)
+    with rendering.idle_children():
+        child = start_child()
+    try:
+        assert policy_of(child.pid) == os.SCHED_IDLE
+        # What the child starts inherits it too, as Chromium's processes do from Playwright's driver.
+        assert policy_of(thread) == before
+    finally:
+        child.kill()
+        child.wait()
+
+
+@linux_only
+def test_with_normal_priority_renderings_compete_like_everything_else(settings):
+    settings.REPORTS_RENDER_PRIORITY = "normal"
+    with rendering.idle_children():
+        child = start_child()
+    try:
+        assert policy_of(child.pid) == policy_of(threading.get_native_id()) != os.SCHED_IDLE
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_renderings_past_the_concurrency_wait_their_turn(monkeypatch):
+    running, most, lock = 0, 0, threading.Lock()
+
+    def one_rendering(document):
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.2)
+        with lock:
+            running -= 1
+        return document
+
+    monkeypatch.setattr(rendering, "_render_slots", threading.BoundedSemaphore(2))
+    monkeypatch.setattr(rendering, "_render_in_thread", one_rendering)
+    results: list[str] = []
+    threads = [threading.Thread(target=lambda n=n: results.append(rendering.render(f"page {n}"))) for n in range(5)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == [f"page {n}" for n in range(5)]
+    assert most == 2
+    assert time.monotonic() - started >= 0.6  # three turns of 0.2 s: 2 + 2 + 1
