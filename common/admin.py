@@ -39,6 +39,12 @@ class ApiKeyAdmin(admin.ModelAdmin):
         self.message_user(request, f"Revoked {count} API key(s).", messages.SUCCESS)
 
 
+# Rows a page of a large table's changelist shows (Django's default is 100). The queries of a
+# page take a few milliseconds at any size; rendering takes about 0.4 ms a row (measured at 10^6
+# rows, bench/README.md "Life-sized data"), so 50 rows keep the page under 50 ms.
+LARGE_TABLE_PER_PAGE = 50
+
+
 class LargeTableAdmin(admin.ModelAdmin):
     """A changelist that never counts a whole large table.
 
@@ -50,3 +56,4 @@ class LargeTableAdmin(admin.ModelAdmin):
 
     show_full_result_count = False
     paginator = KeptCountPaginator
+    list_per_page = LARGE_TABLE_PER_PAGE

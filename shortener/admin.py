@@ -1,6 +1,6 @@
 from django.contrib import admin
 
-from common.admin import ApiKeyAdmin
+from common.admin import LARGE_TABLE_PER_PAGE, ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import KeptCountPaginator
 from shortener.models import ApiKey, ShortLink
@@ -32,6 +32,7 @@ class ShortLinkAdmin(admin.ModelAdmin):
     # At 10^6 links an exact count is a scan per list page: count only up to a bound, then estimate.
     paginator = EstimatedCountPaginator
     show_full_result_count = False
+    list_per_page = LARGE_TABLE_PER_PAGE
 
     def get_paginator(self, request, queryset, per_page, orphans=0, allow_empty_first_page=True):
         if queryset.query.where:  # filtered or searched
