@@ -31,6 +31,7 @@ from django.utils import timezone
 from bench.seed import _results
 from pastes.models import ApiKey as PastesApiKey
 from pastes.models import Paste, PasteProfile
+from pastes.serializers import ACCOUNT_PER_PAGE
 from reports.models import ApiKey as ReportsApiKey
 from reports.models import Project, Report
 from shortener.models import ApiKey as ShortenerApiKey
@@ -278,7 +279,9 @@ def seed(size: int) -> None:
     _queue_analyses(sql)
     started = _timed("projects, reports and queued analyses", started, timings)
 
-    owned_pastes = max(10, size // 100)
+    # At least two full pages of the account's list at every size, so that the first page's bytes
+    # compare like with like across sizes (at 10^3, 10 pastes made a short page look 'not paged').
+    owned_pastes = max(2 * ACCOUNT_PER_PAGE, size // 100)
     content = "def handler(request):\n    return render(request, 'page.html', {'items': items})\n" * 12
     with transaction.atomic():
         insert_select(
