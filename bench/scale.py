@@ -32,6 +32,7 @@ import httpx
 
 from bench.harness import PROJECT_DIR, manage, recreate_database, server
 from bench.run import service_env
+from common.paging import LARGE_TABLE_PER_PAGE
 
 DEFAULT_SIZES = "pg:1000,pg:1000000,sqlite:1000,sqlite:100000"
 DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/bench_scale"
@@ -195,7 +196,13 @@ def endpoints(data: dict) -> list[Endpoint]:
         ),
         Endpoint(
             "admin shortener/shortlink last page",
-            f"/admin/shortener/shortlink/?p={last_page(data['links'], 100)}",
+            f"/admin/shortener/shortlink/?p={last_page(data['links'], LARGE_TABLE_PER_PAGE)}",
+            auth="admin",
+            accept=html,
+        ),
+        Endpoint(
+            "admin shortener/shortlink middle page",
+            f"/admin/shortener/shortlink/?p={last_page(data['links'], LARGE_TABLE_PER_PAGE) // 2}",
             auth="admin",
             accept=html,
         ),

@@ -29,6 +29,7 @@ from django.db import connection, models, transaction
 from django.utils import timezone
 
 from bench.seed import _results
+from common.paging import LARGE_TABLE_PER_PAGE
 from pastes.models import ApiKey as PastesApiKey
 from pastes.models import Paste, PasteProfile
 from pastes.serializers import ACCOUNT_PER_PAGE
@@ -228,7 +229,8 @@ def seed(size: int) -> None:
     started = _timed("links and visits", started, timings)
 
     projects_count = max(50, size // 20)
-    queued_count = max(10, size // 100)
+    # At least two full pages of the task admin's list (common.paging.LARGE_TABLE_PER_PAGE) at every size.
+    queued_count = max(2 * LARGE_TABLE_PER_PAGE, size // 100)
     with transaction.atomic():
         insert_select(
             Project,

@@ -24,6 +24,11 @@ from django.db.models import F, QuerySet
 from django.db.models.fields.tuple_lookups import Tuple, TupleGreaterThan, TupleLessThan
 from django.utils.functional import cached_property
 
+# Rows a page of a large table's admin changelist shows (Django's default is 100). The queries of
+# a page take a few milliseconds at any size; rendering takes about 0.4 ms a row (measured at 10^6
+# rows, bench/README.md "Life-sized data"), so 50 rows keep the page under 50 ms.
+LARGE_TABLE_PER_PAGE = 50
+
 # Up to this many rows a count is exact; it reads at most this many rows (a few ms, even for a search).
 EXACT_COUNT_LIMIT = 1_000
 # Beyond any list's length, and within a SQL OFFSET's range (a bigint): a page past it is empty.

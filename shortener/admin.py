@@ -1,8 +1,8 @@
 from django.contrib import admin
 
-from common.admin import LARGE_TABLE_PER_PAGE, ApiKeyAdmin
+from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
-from common.paging import KeptCountPaginator
+from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
 from shortener.models import ApiKey, ShortLink
 from shortener.services.tallies import all_links
 
