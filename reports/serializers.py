@@ -43,7 +43,8 @@ def _messages(field: str, **extra: str) -> dict[str, str]:
 
 
 class CategoryScoresSerializer(serializers.Serializer):
-    """One 0-100 score per category, made like the overall score from that category's checks alone."""
+    """One 0-100 score per category: SEO and accessibility as Lighthouse scores them, the others made like
+    the overall score from that category's checks alone."""
 
     seo = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
     performance = serializers.IntegerField(allow_null=True, min_value=0, max_value=100)
@@ -68,8 +69,9 @@ class ReportSerializer(serializers.ModelSerializer):
     )
     scores = CategoryScoresSerializer(
         read_only=True,
-        help_text="category → 0 to 100, by the overall score's rules applied to that category's checks alone; "
-        "each null until the first analysis is done.",
+        help_text="category → 0 to 100: seo and accessibility as Lighthouse 12 scores its categories (the weighted "
+        "share of passed checks among those that apply, with Lighthouse's weights), the others by the overall "
+        "score's rules applied to that category's checks alone; each null until the first analysis is done.",
     )
     results = serializers.JSONField(
         read_only=True,

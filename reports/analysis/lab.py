@@ -8,7 +8,10 @@ measured, because the two ways of throttling Chromium itself do not hold here:
 - CPU: the DevTools protocol's `Emulation.setCPUThrottlingRate` pauses the renderer by wall-clock
   time, so on a busy machine a 4x setting slowed a script by 1.3-1.8x (measured on the shared
   2-core machine, 24 Nov 2026). Instead, Chromium's trace gives each main-thread task's own CPU
-  time (`tdur`, whatever else the machine runs), and that time counts four times.
+  time (`tdur`, whatever else the machine runs), and that time counts four times. Lighthouse's
+  simulation counts wall-clock durations instead; tried on the calibration corpus (issue 21), they
+  ranked TBT, LCP and FCP further from Lighthouse's (bench/README.md), since on a shared machine
+  wall time measures the load as much as the page.
 - Network: the browser gets every response from the engine's guarded fetcher (rendering.py), so
   its own shaping (`Network.emulateNetworkConditions`) never applies (measured: no change). The
   network's share comes from a model: connecting and asking (4 round trips over HTTPS, 3 over

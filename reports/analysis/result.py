@@ -13,7 +13,8 @@ class AnalysisResult:
     rating: str
     results: dict
     timing: dict
-    # category → 0-100, by the overall score's rules (scoring.category_scores).
+    # category → 0-100: SEO and accessibility as Lighthouse scores them, the others by the overall score's
+    # rules (scoring.category_scores).
     scores: dict = field(default_factory=dict)
     # Which document the DOM checks read: {"document": "source"} or {"document": "rendered", …};
     # a failed rendering says why in "render_error".

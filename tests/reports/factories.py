@@ -43,8 +43,12 @@ def category_score(category: str):
             return None
         weights, bands = config.importance_weights(), config.rating_bands()
         # Tests that store made-up results get a score from the well-formed checks only.
-        checks = {key: check for key, check in checks.items() if isinstance(check, dict) and "passed" in check}
-        return scoring.score({category: checks}, weights, bands)
+        results = {
+            name: {key: check for key, check in checks.items() if isinstance(check, dict) and "passed" in check}
+            for name, checks in report.results.items()
+            if isinstance(checks, dict)
+        }
+        return scoring.category_scores(results, weights, bands)[category]
 
     return factory.LazyAttribute(compute)
 

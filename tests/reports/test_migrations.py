@@ -21,12 +21,52 @@ def test_existing_reports_get_their_category_scores_from_their_stored_results():
 
     fill_scores(apps, None)
 
+    # The engine's scoring of today: SEO as Lighthouse weighs it, title passing and image alt failing.
     assert Report.objects.get(pk=analysed.pk).scores == {
-        "seo": 75,
+        "seo": 50,
         "performance": 100,
         "security": 99,
         "accessibility": None,
         "miscellaneous": 100,
     }
     assert Report.objects.get(pk=malformed.pk).scores["seo"] == 100
+    assert set(Report.objects.get(pk=queued.pk).scores.values()) == {None}
+
+
+rescore = importlib.import_module("reports.migrations.0016_seo_accessibility_scores_like_lighthouse").rescore
+
+
+def test_seo_and_accessibility_scores_stored_before_are_made_again_like_lighthouses():
+    results = {
+        "seo": {
+            "title": {"passed": True, "importance": "high", "value": "Home", "errors": {}},
+            "meta_description": {"passed": False, "importance": "medium", "value": None, "errors": {"missing": None}},
+            "language": {"passed": False, "importance": "medium", "value": None, "errors": {"missing": None}},
+        },
+        "accessibility": {
+            "link_name": {"passed": True, "importance": "medium", "value": {"links": 3, "unnamed": 0}, "errors": {}},
+            "button_name": {
+                "passed": True,
+                "importance": "medium",
+                "value": {"buttons": 0, "unnamed": 0},
+                "errors": {},
+            },
+        },
+        "security": {"hsts": {"passed": False, "importance": "low", "value": None, "errors": {"missing": None}}},
+    }
+    # The scores the points rule gave it: seo 100 - 5 - 5, accessibility 100, security 99.
+    report = ReportFactory(results=results, score_seo=90, score_accessibility=100, score_security=99)
+    queued = ReportFactory(score=None, result="", results={}, generated_at=None, status=Report.Status.QUEUED)
+
+    rescore(apps, None)
+
+    # seo: title passes, description and language (medium, 1 each) fail: 1 of 3. accessibility:
+    # document-title (7) and link-name (7) pass, html-has-lang (7) fails, no buttons: 14 of 21.
+    assert Report.objects.get(pk=report.pk).scores == {
+        "seo": 33,
+        "performance": None,
+        "security": 99,
+        "accessibility": 67,
+        "miscellaneous": None,
+    }
     assert set(Report.objects.get(pk=queued.pk).scores.values()) == {None}

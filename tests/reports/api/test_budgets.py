@@ -131,7 +131,7 @@ def test_every_report_answer_says_whether_the_budget_is_met(owner_client, user, 
     assert shown["passed"] is False
     assert [(failure["rule"], failure["name"], failure["actual"]) for failure in shown["failures"]] == [
         ("min_score", "score", 74),
-        ("category", "seo", 75),
+        ("category", "seo", 50),
         ("check", "image_keywords", False),
     ]
     assert shown["failures"][0]["message"] == "The score is 74, below the minimum of 80."

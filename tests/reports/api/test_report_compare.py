@@ -56,7 +56,7 @@ def test_compare_answers_score_deltas_and_each_checks_change(owner_client, pair)
     assert data["with"]["id"] == before.pk
     assert data["score"] == {"report": 70, "with": 74, "delta": -4}
     # Only the SEO checks changed: one high check fails in each, so the category keeps its score.
-    assert data["categories"]["seo"] == {"report": 75, "with": 75, "delta": 0}
+    assert data["categories"]["seo"] == {"report": 50, "with": 50, "delta": 0}
     assert data["categories"]["security"]["delta"] == 0
     assert statuses(response.json()) == {
         "title": "regressed",

@@ -54,7 +54,7 @@ def test_list_shows_each_report_with_its_public_fields(owner_client, user):
         "project": report.project.name,
         "result": "bad",
         "score": 42,
-        "scores": {"seo": 75, "performance": 100, "security": 99, "accessibility": None, "miscellaneous": 100},
+        "scores": {"seo": 50, "performance": 100, "security": 99, "accessibility": None, "miscellaneous": 100},
         "results": report.results,
         "metrics": None,
         "status": "done",

@@ -286,12 +286,12 @@ def test_report_page_offers_the_download_to_everyone_and_a_rerun_to_the_owner_on
 
 
 def test_report_page_shows_one_gauge_per_category_with_its_score(client):
-    report = ReportFactory()  # seo 75, performance 100, security 99, miscellaneous 100; no accessibility checks
+    report = ReportFactory()  # seo 50, performance 100, security 99, miscellaneous 100; no accessibility checks
 
     response = client.get(page_url(report))
 
     body = response.content.decode()
-    for key, score in (("seo", 75), ("performance", 100), ("security", 99), ("miscellaneous", 100)):
+    for key, score in (("seo", 50), ("performance", 100), ("security", 99), ("miscellaneous", 100)):
         assert f'data-category-score="{key}"' in body
         assertContains(response, f'data-testid="category-score-{key}">{score}<', count=1)
     assert 'data-category-score="accessibility"' not in body

@@ -39,7 +39,7 @@ def test_each_category_has_a_gauge_and_its_failed_checks_show_before_the_collaps
 
     gauges = page.get_by_role("list", name="Score per category").get_by_role("listitem")
     expect(gauges).to_have_count(4)
-    expect(gauges.nth(0)).to_contain_text("95")
+    expect(gauges.nth(0)).to_contain_text("50")
     expect(gauges.nth(0)).to_contain_text("SEO")
     expect(page.get_by_test_id("category-score-security")).to_contain_text("99")
     expect(row(page, "meta_description")).to_be_visible()
