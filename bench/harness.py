@@ -75,6 +75,16 @@ def recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def database_exists(url: str) -> bool:
+    """Whether the postgres:// URL's database (or the SQLite file) is there."""
+    path = sqlite_path(url)
+    if path is not None:
+        return path.exists()
+    base, _, name = url.rpartition("/")
+    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
+        return conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone() is not None
+
+
 def manage(env: dict[str, str], *args: str) -> str:
     result = subprocess.run(
         [str(VENV_BIN / "python"), "manage.py", *args],

@@ -30,7 +30,7 @@ from pathlib import Path
 
 import httpx
 
-from bench.harness import PROJECT_DIR, manage, recreate_database, server
+from bench.harness import PROJECT_DIR, database_exists, manage, recreate_database, server
 from bench.run import service_env
 from common.paging import LARGE_TABLE_PER_PAGE
 
@@ -362,7 +362,7 @@ def seed_record(url: str, size: int) -> Path:
 def prepare(backend: str, size: int, env: dict[str, str], args: argparse.Namespace) -> dict:
     url = env["DATABASE_URL"]
     record = seed_record(url, size)
-    if args.reuse and record.exists():
+    if args.reuse and record.exists() and database_exists(url):
         # Seeding 10⁶ rows with 10⁷ visits takes many minutes; a kept database only migrates,
         # as an instance with data upgrades.
         print(f"  reusing the database seeded before ({record})", flush=True)
