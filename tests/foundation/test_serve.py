@@ -194,7 +194,7 @@ def test_when_the_web_server_dies_serve_stops_everything_and_says_so(site_env):
         [granian] = [
             int(line.split()[0])
             for line in subprocess.run(
-                ["ps", "-o", "pid=,args=", "--ppid", str(process.pid)], capture_output=True, text=True
+                ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(process.pid)], capture_output=True, text=True
             ).stdout.splitlines()
             if "granian" in line
         ]
