@@ -110,10 +110,18 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     if counts_as_visit(request, unlocked=unlocked):
         day = datetime.datetime.now(datetime.UTC).date()
         visit = (link.pk, visitor_hash(request, day), day)
+        if visits.seen.known(visit) and visits.may_pass_again(link.pk):
+            # Counted today already, so there is nothing to add: a read instead of a write.
+            # Remembered only once counted, so that a refused visitor still counts if the
+            # limit is raised later; a refusal goes the whole way below, which says why.
+            return None
         details = visit_details(request)
     else:
         _record_bot(link.pk, request, unlocked=unlocked)
-    return visits.count_limited_visit(link.pk, visit, details)
+    refused = visits.count_limited_visit(link.pk, visit, details)
+    if refused is None and visit is not None:
+        visits.seen.remember(visit)
+    return refused
 
 
 def flush_visits() -> int:

@@ -363,8 +363,14 @@ class SeenVisits:
     def first_time(self, visit: VisitKey) -> bool:
         if visit in self._seen:
             return False
-        bounded_set(self._seen, visit, None, limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
+        self.remember(visit)
         return True
+
+    def known(self, visit: VisitKey) -> bool:
+        return visit in self._seen
+
+    def remember(self, visit: VisitKey) -> None:
+        bounded_set(self._seen, visit, None, limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
 
     def clear(self) -> None:
         self._seen.clear()
@@ -423,3 +429,18 @@ def count_limited_visit(link_id: int, visit: VisitKey | None, details: VisitDeta
     if row is None or row[0]:
         return GONE
     return EXPIRED if row[1] else USED_UP
+
+
+def may_pass_again(link_id: int) -> bool:
+    """Whether a visitor already counted today may follow a link with max_visits again.
+
+    The condition count_limited_visit's UPDATE holds a repeat visit to (it adds nothing), read
+    without a transaction: nothing is written, so nothing waits for the write lock or the WAL.
+    """
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT 1 FROM {LINK_TABLE} WHERE id = %s AND deleted_at IS NULL "
+            "AND (expires_at IS NULL OR expires_at > %s) AND (max_visits IS NULL OR counter < max_visits)",
+            [link_id, connection.ops.adapt_datetimefield_value(timezone.now())],
+        )
+        return cursor.fetchone() is not None

@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
-from django.core.handlers.wsgi import WSGIRequest
-from django.core.signals import setting_changed
+from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
+from django.core.signals import request_finished, request_started, setting_changed
 from django.http import HttpRequest, HttpResponse
 from django.middleware.security import SecurityMiddleware
 
@@ -76,8 +76,13 @@ def short_code(request: HttpRequest) -> str | None:
     return code
 
 
-def shortcut_response(environ: dict) -> HttpResponse | None:
-    """The redirect (or JSON resolve) of a cached live link, or None to let Django answer."""
+def shortcut_response(environ: dict, *, may_write: bool = False) -> HttpResponse | None:
+    """The redirect (or JSON resolve) of a cached live link, or None to let Django answer.
+
+    `may_write`: the caller is a request thread, which may wait for the database. A link with
+    max_visits is then followed here too, its visit counted in the database (fastpath.follow);
+    on the event loop (config.front) it goes on to a thread.
+    """
     query = environ.get("QUERY_STRING")
     if environ.get("REQUEST_METHOD") != "GET" or query not in ("", None, JSON_QUERY):
         return None
@@ -104,12 +109,26 @@ def shortcut_response(environ: dict) -> HttpResponse | None:
     if link.protected:
         return None  # the view asks for its password first
     if link.max_visits is not None:
-        return None  # its visits are counted in the database, during the request (fastpath.follow)
+        # Its visits are counted in the database during the request, and its JSON resolve reads
+        # it afresh: not on the event loop, and the view says why a refused visit is refused.
+        if not may_write or wants_json(request) or _follow_limited(link, request) is not None:
+            return None
+        return security.process_response(request, redirect_response(link.url))
     # The views' own decision (shortener.formats); a JSON resolve is a lookup, not a visit.
     if wants_json(request):
         return security.process_response(request, success(url=link.url))
     fastpath.follow(link, request)  # without max_visits: recorded, never refused
     return security.process_response(request, redirect_response(link.url))
+
+
+def _follow_limited(link: fastpath.CachedLink, request: HttpRequest) -> str | None:
+    """fastpath.follow() for a link with max_visits, between the signals Django's handler sends
+    around a request: they keep its database connection (CONN_MAX_AGE, health checks)."""
+    request_started.send(sender=WSGIHandler, environ=request.environ)
+    try:
+        return fastpath.follow(link, request)
+    finally:
+        request_finished.send(sender=WSGIHandler)
 
 
 def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
@@ -120,7 +139,7 @@ def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         try:
-            response = shortcut_response(environ)
+            response = shortcut_response(environ, may_write=True)
         except Exception:
             # Django's handler turns errors into logged 500 pages; let it redo this request.
             logger.exception("The redirect shortcut failed; handing the request to Django.")

@@ -310,7 +310,7 @@ def test_a_flush_below_the_limit_leaves_the_other_processes_alone(client):
     assert fastpath_links.links_version() == version
 
 
-def test_a_limited_link_leaves_the_wsgi_shortcut_and_stops_exactly_at_its_limit():
+def test_a_limited_link_stops_exactly_at_its_limit_through_the_wsgi_application():
     ShortLinkFactory(code="two", url="https://lstu.fr", max_visits=2)
 
     answers = [wsgi_request("/s/two", REMOTE_ADDR=f"192.0.2.{n}", HTTP_USER_AGENT=FIREFOX)[0] for n in range(1, 5)]

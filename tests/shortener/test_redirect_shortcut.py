@@ -3,14 +3,15 @@
 import pytest
 from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
-from django.db import close_old_connections
+from django.db import close_old_connections, connection
 from django.http import HttpResponse
 from django.test import RequestFactory
+from django.test.utils import CaptureQueriesContext
 from rest_framework import status
 
 from shortener import messages
 from shortener.fastpath import flush_visits
-from shortener.fastpath.wsgi import with_redirect_shortcut
+from shortener.fastpath.wsgi import shortcut_response, with_redirect_shortcut
 from shortener.models import ShortLink
 from shortener.services.links import link_delete
 from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
@@ -209,6 +210,64 @@ def test_visit_is_counted_during_the_request_when_flushing_is_off(link, settings
     wsgi_request("/s/abc", HTTP_USER_AGENT=FIREFOX)
 
     assert ShortLink.objects.get(code="abc").counter == 2
+
+
+@pytest.fixture
+def limited():
+    return ShortLinkFactory(code="lim", url="https://example.com/limited", max_visits=2)
+
+
+def test_a_limited_link_is_followed_by_the_shortcut_and_counted_during_the_request(limited):
+    wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)  # the view looks it up, counts and caches it
+
+    code, headers, _ = wsgi_request("/s/lim", HTTP_USER_AGENT="Chrome")
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/limited"
+    assert "X-Frame-Options" not in headers  # no page middleware: the shortcut answered
+    assert ShortLink.objects.get(code="lim").counter == 2  # counted, no flush needed
+
+
+def test_on_the_event_loop_a_limited_link_is_left_to_a_request_thread(limited):
+    wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)
+
+    # config.front calls the shortcut on the event loop, where nothing may wait for the database.
+    assert shortcut_response(RequestFactory().get("/s/lim", HTTP_USER_AGENT="Chrome").environ) is None
+    assert ShortLink.objects.get(code="lim").counter == 1
+
+
+def test_a_repeat_visitor_of_a_limited_link_is_read_not_written(limited):
+    wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)
+
+    with CaptureQueriesContext(connection) as queries:
+        code, headers, _ = wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)
+
+    assert code == status.HTTP_302_FOUND
+    assert headers["Location"] == "https://example.com/limited"
+    assert [query["sql"].split()[0] for query in queries] == ["SELECT"]
+    assert ShortLink.objects.get(code="lim").counter == 1
+
+
+def test_a_repeat_visitor_is_refused_once_others_used_the_link_up(limited):
+    wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)
+    wsgi_request("/s/lim", HTTP_USER_AGENT="Chrome")
+
+    refused = as_response(*wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX, HTTP_ACCEPT="text/html"))
+
+    assert_shortener_error_page(refused, 404, messages.LINK_USED_UP.format(short="http://testserver/s/lim"))
+    assert ShortLink.objects.get(code="lim").counter == 2
+
+
+def test_a_refused_visitor_counts_once_the_limit_is_raised(limited):
+    wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)
+    wsgi_request("/s/lim", HTTP_USER_AGENT="Chrome")
+    assert wsgi_request("/s/lim", HTTP_USER_AGENT="Safari")[0] == status.HTTP_404_NOT_FOUND
+
+    ShortLink.objects.filter(code="lim").update(max_visits=3)
+    code, _, _ = wsgi_request("/s/lim", HTTP_USER_AGENT="Safari")
+
+    assert code == status.HTTP_302_FOUND
+    assert ShortLink.objects.get(code="lim").counter == 3
 
 
 @pytest.mark.parametrize("path", ["/pastes/paste/@RH\U000336b9W", "/s/\U0001f600", "/api/v1/reports/\u20ac"])
