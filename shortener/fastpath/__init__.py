@@ -100,6 +100,7 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     max_visits is counted in the database now, by a conditional UPDATE that only passes while the
     counter is below the limit: whatever the number of processes and servers, exactly max_visits
     visitors are let through. (Counting per process let each process pass its own allowance.)
+    A visitor this process counted today is only read for (visits.may_pass_again).
     `unlocked`: the request is the right password's POST of a protected link, a visit too.
     """
     if link.max_visits is None:

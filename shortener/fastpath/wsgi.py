@@ -10,10 +10,12 @@ already in this process's lookup cache is answered here: the host is validated,
 SecurityMiddleware's redirect to HTTPS and its headers apply, the visit goes into the
 buffer, and a 302 (301) goes out without touching the database; with `?_format=json`
 (alone) or an Accept preferring JSON (shortener.formats decides, as for the views), the
-JSON resolve goes out instead. Anything else — HEAD, other query strings, a code not cached
-yet (the view looks it up and caches it), unknown or deleted codes, links with max_visits
-(counted in the database during the request), codes spelled like a page, counting during
-the request (SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
+JSON resolve goes out instead. A link with max_visits has its visit counted in the database
+during the request: only in a request thread (config.wsgi; on the event loop, config.front
+hands it to one), and its refusal and JSON resolve are the view's. Anything else — HEAD,
+other query strings, a code not cached yet (the view looks it up and caches it), unknown or
+deleted codes, codes spelled like a page, counting during the request
+(SHORTENER_VISIT_FLUSH_SECONDS=0), an invalid host — goes to Django as before.
 """
 
 import logging

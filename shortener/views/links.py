@@ -113,7 +113,8 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
     (shortener/fastpath/wsgi.py) before Django's URL resolution and middleware: only host
     validation, SecurityMiddleware's HTTPS redirect and its security headers apply to it.
     This view answers the rest: the first visit of a code in a process, HEAD, query strings,
-    unknown and deleted codes, and every request when visits are written during the request.
+    unknown and deleted codes, a limited link's refusal, and every request when visits are
+    written during the request.
     """
     link = fastpath.resolve(code)
     if link is None:
