@@ -20,6 +20,7 @@ from pathlib import Path
 from bench.harness import PROJECT_DIR, VENV_BIN, WrkResult, connect, manage, run_wrk, stop
 
 ANALYSES = 50
+LIMITED_REDIRECT = "C redirect, link with max_visits"
 KEYS = 5
 PAGE_DELAY_SECONDS = 9
 FINISH_TIMEOUT_SECONDS = 600
@@ -36,6 +37,8 @@ print(json.dumps([ApiKey.issue(user=user, name="bench")[1] for user in users]))
 # (scenario name, seed data key, p99 target in ms)
 MEASURED = [
     ("C redirect GET /<code>", "redirect_paths", 50),
+    # Each first visit a database write during the request, as a paste read is: the same target.
+    (LIMITED_REDIRECT, "limited_redirect_paths", 100),
     ("B GET /paste/@id", "paste_paths", 100),
     ("GET /healthz", "healthz_paths", 100),
 ]
@@ -143,6 +146,7 @@ def run(
     keys = json.loads(manage(env, "shell", "-c", ISSUE_KEYS).splitlines()[-1])
     paths = {
         "redirect_paths": [f"{data['shortener_path']}{code}" for code in data["codes"]],
+        "limited_redirect_paths": [f"{data['shortener_path']}{code}" for code in data["limited_codes"]],
         "paste_paths": data["paste_paths"],
         "healthz_paths": ["/healthz"],
     }
