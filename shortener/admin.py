@@ -1,12 +1,50 @@
 from django.contrib import admin
+from django.core.paginator import Page
+from django.db.models import F, QuerySet
+from django.db.models.fields.tuple_lookups import Tuple, TupleLessThanOrEqual
 
 from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
 from shortener.models import ApiKey, ShortLink
-from shortener.services.tallies import all_links
+from shortener.services.tallies import NEWEST, all_links, created_key_at
 
 admin.site.register(ApiKey, ApiKeyAdmin)
+
+
+class NewestLinksPaginator(KeptCountPaginator):
+    """Every link, newest first: a page is a seek from its first row, found through the day tallies.
+
+    The same rows as the OFFSET page (created_key_at gives that row's key exactly), without
+    walking the OFFSET: the middle page of 10⁶ links read 500,000 index entries. Where the
+    tallies are not kept (SQLite) or miss the row (links removed since the count was read), the
+    page is read as KeptCountPaginator reads it.
+    """
+
+    def page(self, number: int | str) -> Page:
+        number = self.validate_number(number)
+        offset = (number - 1) * self.per_page
+        key = created_key_at(offset) if 0 < offset < self.count else None
+        if key is None:
+            return super().page(number)
+        # A row-value comparison: one range of shortener_link_created_idx.
+        at_or_after = TupleLessThanOrEqual(Tuple(F("created_at"), F("pk")), key)
+        return self._get_page(list(self.object_list.filter(at_or_after)[: self.per_page]), number, self)
+
+
+def _order_of(queryset: QuerySet) -> tuple:
+    """The ORDER BY of the changelist's queryset without repeats, up to the pk (nothing after it counts).
+
+    The changelist appends the admin's ordering to the one the sorted column asks for, so the
+    default order comes as ("-created_at", "-pk", "-created_at", "-pk").
+    """
+    terms: list = []
+    for term in queryset.query.order_by:
+        if term not in terms:
+            terms.append(term)
+        if term in ("pk", "-pk"):
+            break
+    return tuple(terms)
 
 
 @admin.register(ShortLink)
@@ -37,6 +75,8 @@ class ShortLinkAdmin(admin.ModelAdmin):
     def get_paginator(self, request, queryset, per_page, orphans=0, allow_empty_first_page=True):
         if queryset.query.where:  # filtered or searched
             return super().get_paginator(request, queryset, per_page, orphans, allow_empty_first_page)
-        # The whole table: its size is kept (LinkTally), so the count is exact without a scan and
-        # a page in the second half is read backwards from the index's end, not past an OFFSET.
-        return KeptCountPaginator(queryset, per_page, orphans, allow_empty_first_page, kept_total=all_links())
+        # The whole table: its size is kept (LinkTally), so the count is exact without a scan.
+        # Newest first (the default order), a page starts from the row the day tallies point
+        # to; sorted otherwise, a page in the second half is read backwards from the index's end.
+        paginator = NewestLinksPaginator if _order_of(queryset) == NEWEST else KeptCountPaginator
+        return paginator(queryset, per_page, orphans, allow_empty_first_page, kept_total=all_links())

@@ -12,7 +12,7 @@ import random
 import pytest
 from django.db import connection
 from django.db.models import Count
-from django.db.models.functions import TruncDate
+from django.db.models.functions import TruncMonth
 from django.utils import timezone
 from rest_framework import status
 
@@ -32,15 +32,17 @@ ON_POSTGRESQL = pytest.mark.skipif("connection.vendor != 'postgresql'", reason="
 
 
 def spread_links(owner, count: int, *, seed: int) -> list[ShortLink]:
-    """Links over several UTC days and counters, with ties in both (so buckets hold several links each)."""
+    """Links over several UTC months and counters, with ties in both (so buckets hold several links each)."""
     rng = random.Random(seed)
-    midnight = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    month = timezone.now().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
     return [
         ShortLinkFactory(
             owner=owner,
             counter=rng.choice([0, 0, 1, 1, 2, 3, 7]),
-            # Some exactly at midnight: the first instant of a day's bucket.
-            created_at=midnight - datetime.timedelta(days=rng.randrange(4), minutes=rng.choice([0, 0, 5, 600])),
+            # Some exactly at midnight of the 1st, the first instant of a month's bucket (and of a
+            # day's tally), some a minute before it, the last instant of the month before.
+            created_at=month
+            - datetime.timedelta(days=rng.choice([0, 0, 31, 62, 63]), minutes=rng.choice([0, 0, 1, 5, 600])),
         )
         for _ in range(count)
     ]
@@ -193,15 +195,16 @@ def test_buckets_and_tallies_are_exactly_the_links_grouped(user, other_user):
     change_everything(user, other_user)
     other_user.delete()  # the owner goes, their links stay, ownerless
 
-    live = ShortLink.objects.filter(deleted_at__isnull=True).annotate(day=TruncDate("created_at"))
+    live = ShortLink.objects.filter(deleted_at__isnull=True).annotate(month=TruncMonth("created_at"))
     expected = {
-        (0, row["counter"], row["day"]): row["n"] for row in live.values("counter", "day").annotate(n=Count("id"))
+        (0, row["counter"], row["month"].date()): row["n"]
+        for row in live.values("counter", "month").annotate(n=Count("id"))
     }
     expected |= {
-        (row["owner_id"], row["counter"], row["day"]): row["n"]
-        for row in live.filter(owner__isnull=False).values("owner_id", "counter", "day").annotate(n=Count("id"))
+        (row["owner_id"], row["counter"], row["month"].date()): row["n"]
+        for row in live.filter(owner__isnull=False).values("owner_id", "counter", "month").annotate(n=Count("id"))
     }
-    kept = {(b.scope, b.counter, b.day): b.links for b in LinkRankBucket.objects.all()}
+    kept = {(b.scope, b.counter, b.month): b.links for b in LinkRankBucket.objects.all()}
     assert kept == expected  # emptied buckets are gone too
     assert LinkTally.objects.filter(value=0).count() == 0
     assert not LinkTally.objects.filter(key=f"owner:{other_user.pk}").exists()

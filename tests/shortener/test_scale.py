@@ -14,19 +14,22 @@ import random
 import pytest
 from django.db import connection
 from django.db.models import Count
+from django.db.models.functions import TruncDate
 from django.http import JsonResponse
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from rest_framework import status
 
 from common.estimated_count import EstimatedCountPaginator
+from common.paging import KeptCountPaginator
 from shortener import messages
-from shortener.admin import ShortLinkAdmin
+from shortener.admin import NewestLinksPaginator, ShortLinkAdmin
 from shortener.charts import CHART_DAYS, link_chart, site_chart
 from shortener.fastpath.visits import VisitBuffer, write_visits
-from shortener.models import DailyVisits, LinkTag, ShortLink, SiteDailyVisits, Visit
+from shortener.models import DailyVisits, LinkTag, LinkTally, ShortLink, SiteDailyVisits, Visit
 from shortener.services import transfer
 from shortener.services.links import links_by_popularity, links_page, live_links_total
+from shortener.services.tallies import CREATED, NEWEST, created_key_at
 from shortener.services.visits import visits_prune
 from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory
@@ -387,6 +390,69 @@ def test_whole_admin_changelist_counts_nothing_and_its_last_page_is_the_offset_p
         # On PostgreSQL the size of the table is kept (LinkTally): no count at all.
         assert not counts or connection.vendor != "postgresql"
     assert "224 short links" in admin_client.get("/admin/shortener/shortlink/", {"p": pages}).content.decode()
+
+
+def days_apart_links(owner, count: int, *, seed: int) -> list[ShortLink]:
+    """Links over several UTC days and months, tied to the microsecond, some at midnight, some deleted."""
+    rng = random.Random(seed)
+    month = timezone.now().replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+    links = [
+        ShortLinkFactory(
+            owner=owner,
+            created_at=month - datetime.timedelta(days=rng.choice([0, 0, 1, 31, 40]), minutes=rng.choice([0, 0, 1, 7])),
+        )
+        for _ in range(count)
+    ]
+    ShortLink.objects.filter(pk__in=[link.pk for link in rng.sample(links, count // 6)]).update(deleted_at=month)
+    return links
+
+
+def assert_admin_pages_are_offset_pages(admin_client, params: dict, paginator: type) -> None:
+    """Every page of the admin's list of links (and one past the end) is what OFFSET returns."""
+    per_page = ShortLinkAdmin.list_per_page
+    total = admin_client.get("/admin/shortener/shortlink/", params).context["cl"].queryset.count()
+    for page in range(1, -(-total // per_page) + 1):
+        changelist = admin_client.get("/admin/shortener/shortlink/", {**params, "p": page}).context["cl"]
+
+        assert type(changelist.paginator) is paginator
+        offset = (page - 1) * per_page
+        offset_pks = changelist.queryset.values_list("pk", flat=True)[offset : offset + per_page]
+        assert [link.pk for link in changelist.result_list] == list(offset_pks), f"page {page} of {params}"
+
+
+def test_every_admin_changelist_page_is_the_offset_page_after_links_change(admin_client, user, other_user, monkeypatch):
+    monkeypatch.setattr(ShortLinkAdmin, "list_per_page", 4)
+    links = days_apart_links(user, 40, seed=3) + days_apart_links(other_user, 15, seed=4)
+    assert_admin_pages_are_offset_pages(admin_client, {}, NewestLinksPaginator)
+
+    # New links, removals, a link moved to another day and month, one moved within its day.
+    days_apart_links(user, 9, seed=5)
+    ShortLink.objects.filter(pk__in=[link.pk for link in links[1:30:7]]).delete()
+    ShortLink.objects.filter(pk=links[2].pk).update(created_at=links[3].created_at - datetime.timedelta(days=33))
+    ShortLink.objects.filter(pk=links[4].pk).update(created_at=links[4].created_at + datetime.timedelta(seconds=1))
+    other_user.delete()
+
+    assert_admin_pages_are_offset_pages(admin_client, {}, NewestLinksPaginator)
+    # Sorted by another column, or searched: the tallies do not apply, the OFFSET page is read.
+    assert_admin_pages_are_offset_pages(admin_client, {"o": "4"}, KeptCountPaginator)
+    assert_admin_pages_are_offset_pages(admin_client, {"o": "6"}, KeptCountPaginator)
+    # Sorted by the creation column, newest first: the same order as the default one.
+    assert_admin_pages_are_offset_pages(admin_client, {"o": "-6"}, NewestLinksPaginator)
+    assert_admin_pages_are_offset_pages(admin_client, {"q": "example"}, EstimatedCountPaginator)
+
+
+@ON_POSTGRESQL
+def test_the_day_tallies_find_every_links_key_and_are_the_links_by_day(user, other_user):
+    days_apart_links(user, 50, seed=6)
+    ShortLink.objects.filter(pk=ShortLink.objects.order_by("pk")[5].pk).delete()
+    ShortLink.objects.filter(owner=user).order_by("pk")[:1].get().delete()
+    keys = list(ShortLink.objects.order_by(*NEWEST).values_list("created_at", "pk"))
+
+    assert [created_key_at(offset) for offset in range(len(keys))] == keys
+    assert created_key_at(len(keys)) is None
+    by_day = ShortLink.objects.annotate(day=TruncDate("created_at")).values("day").annotate(n=Count("id"))
+    kept = LinkTally.objects.filter(key__startswith=CREATED).values_list("key", "value")
+    assert dict(kept) == {f"{CREATED}{row['day']:%Y-%m-%d}": row["n"] for row in by_day}
 
 
 def test_admin_changelist_counts_exactly_below_the_bound(admin_client, user):
