@@ -1,0 +1,83 @@
+"""GET /api/v1/reports?search=: every page is what `url__icontains` gives, however it is reached.
+
+Run on SQLite and on PostgreSQL (DATABASE_URL). With the exact count capped low, a frequent
+term takes PostgreSQL's estimated path (common.paging.list_total); a rare term and a term
+matching nothing stay exact.
+"""
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from common import paging
+from reports.models import Report
+from tests.reports.factories import ProjectFactory, ReportFactory
+
+pytestmark = pytest.mark.django_db
+
+URL = "/api/v1/reports"
+PER_PAGE = 10
+
+
+@pytest.fixture
+def reports(user, other_user):
+    """34 of alice's reports, "abc" in two of three URLs (any case), "rare" in two; a few of bob's."""
+    project = ProjectFactory(owner=user, name="search.example")
+    for n in range(34):
+        path = ("docs/ABC-guide", "x-abcdef", "plain")[n % 3]
+        suffix = "/rare" if n in (5, 29) else ""
+        ReportFactory(owner=user, project=project, url=f"https://search.example/{path}/{n}{suffix}")
+    ReportFactory.create_batch(3, owner=other_user, url="https://other.example/abc/rare")
+
+
+def expected_ids(user, term: str, sort: str) -> list[int]:
+    reports = Report.objects.filter(owner=user, url__icontains=term)
+    return list(reports.order_by("id" if sort == "asc" else "-id").values_list("id", flat=True))
+
+
+def page_ids(body: dict) -> list[int]:
+    return [report["id"] for report in body["data"]]
+
+
+@pytest.mark.parametrize("exact_limit", [5, paging.EXACT_COUNT_LIMIT])
+@pytest.mark.parametrize("sort", ["desc", "asc"])
+@pytest.mark.parametrize("term", ["abc", "RARE", "nothing-matches"])
+def test_every_page_of_a_search_is_the_icontains_result(
+    owner_client, user, reports, monkeypatch, term, sort, exact_limit
+):
+    monkeypatch.setattr(paging, "EXACT_COUNT_LIMIT", exact_limit)
+    expected = expected_ids(user, term, sort)
+    pages = [expected[offset : offset + PER_PAGE] for offset in range(0, len(expected), PER_PAGE)] or [[]]
+    params = {"search": term, "sort": sort, "per_page": PER_PAGE}
+
+    first = owner_client.get(URL, params).json()
+    followed, body = [page_ids(first)], first
+    while body["links"]["next"]:
+        body = owner_client.get(body["links"]["next"]).json()
+        followed.append(page_ids(body))
+    by_number = [page_ids(owner_client.get(URL, {**params, "page": n}).json()) for n in range(1, len(pages) + 1)]
+    last = owner_client.get(URL, {**params, "page": len(pages)}).json()
+
+    assert followed == pages
+    assert by_number == pages
+    assert last["links"]["next"] is None
+    assert (last["meta"]["total"], last["meta"]["total_is_estimate"]) == (len(expected), False)
+    estimated = len(expected) > exact_limit and connection.vendor == "postgresql"
+    assert first["meta"]["total_is_estimate"] is estimated
+    if estimated:
+        assert first["meta"]["total"] > exact_limit
+    else:
+        assert first["meta"]["total"] == len(expected)
+
+
+@pytest.mark.postgres
+def test_the_estimate_is_planned_without_jit(user, reports):
+    queryset = Report.objects.filter(owner=user, url__icontains="abc")
+
+    with CaptureQueriesContext(connection) as queries:
+        rows = paging.planner_rows(queryset)
+
+    assert rows >= 1
+    statements = [query["sql"] for query in queries.captured_queries]
+    explain = next(index for index, sql in enumerate(statements) if sql.startswith("EXPLAIN"))
+    assert "SET LOCAL jit = off" in statements[:explain]
