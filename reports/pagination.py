@@ -68,8 +68,8 @@ class LaravelPagination(BasePagination):
         else:
             rows = page_rows(queryset, self.offset, self.per_page, None)
             self.items, self.has_next = rows[: self.per_page], len(rows) > self.per_page
-            if self.items and not self.has_next:  # the last page: now the total is known
-                self.total, self.total_is_estimate = self.offset + len(self.items), False
+        if self.total_is_estimate and self.items and not self.has_next:  # the last page: now the total is known
+            self.total, self.total_is_estimate = self.offset + len(self.items), False
         return self.items
 
     def get_paginated_response(self, data: list) -> Response:
