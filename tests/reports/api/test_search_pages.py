@@ -81,3 +81,33 @@ def test_the_estimate_is_planned_without_jit(user, reports):
     statements = [query["sql"] for query in queries.captured_queries]
     explain = next(index for index, sql in enumerate(statements) if sql.startswith("EXPLAIN"))
     assert "SET LOCAL jit = off" in statements[:explain]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("estimate", "counted"), [(10**6, False), (12, True)])
+def test_past_the_first_count_a_large_estimate_is_answered_without_counting_on(
+    owner_client, user, reports, monkeypatch, estimate, counted
+):
+    monkeypatch.setattr(paging, "FIRST_COUNT_LIMIT", 5)
+    monkeypatch.setattr(paging, "planner_rows", lambda queryset: estimate)
+    counted_to = []
+    capped_count = paging.capped_count
+    monkeypatch.setattr(
+        paging, "capped_count", lambda queryset, limit: counted_to.append(limit) or capped_count(queryset, limit)
+    )
+    expected = expected_ids(user, "abc", "desc")
+
+    first = owner_client.get(URL, {"search": "abc", "per_page": PER_PAGE}).json()
+    limits, counted_to[:] = counted_to[:], []
+    followed, body = [page_ids(first)], first
+    while body["links"]["next"]:
+        body = owner_client.get(body["links"]["next"]).json()
+        followed.append(page_ids(body))
+
+    assert limits == ([5, paging.EXACT_COUNT_LIMIT] if counted else [5])
+    if counted:  # a small estimate: counted on, exact up to EXACT_COUNT_LIMIT
+        assert (first["meta"]["total"], first["meta"]["total_is_estimate"]) == (len(expected), False)
+    else:
+        assert (first["meta"]["total"], first["meta"]["total_is_estimate"]) == (estimate, True)
+    assert [report_id for ids in followed for report_id in ids] == expected
+    assert (body["meta"]["total"], body["meta"]["total_is_estimate"]) == (len(expected), False)
