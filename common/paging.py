@@ -1,7 +1,8 @@
 """Counting and paging lists that may hold millions of rows (docs/scale.md).
 
 - `list_total`: a count kept elsewhere if the caller has one, else an exact count up to
-  EXACT_COUNT_LIMIT, else (PostgreSQL) the planner's estimate, flagged as such.
+  FIRST_COUNT_LIMIT, then (PostgreSQL) the planner's estimate if it is large, else an exact
+  count up to EXACT_COUNT_LIMIT and the estimate past it; an estimate is flagged as such.
 - `page_rows` reads a page's ids from the index that serves the ORDER BY, from the nearer
   end when the total is exact, and fetches only those rows whole.
 - `KeptCountPaginator` does the same for Django's Paginator (HTML lists and the admin).
@@ -97,7 +98,7 @@ def page_rows(queryset: QuerySet, offset: int, limit: int, total: int | None) ->
     so no page walks more than half the index; the order is the same (ties included), as
     every sort ends in the unique id.
 
-    Without one (more than EXACT_COUNT_LIMIT rows match), PostgreSQL is kept from bitmap
+    Without one (the total is an estimate: a common term), PostgreSQL is kept from bitmap
     scans: its planner cannot estimate a `LIKE '%…%'` and would gather every match through
     the trigram index (10⁶ for a common word) to sort them, where walking the index of the
     sort meets a page's worth of matches after a few hundred entries.
