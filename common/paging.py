@@ -64,20 +64,20 @@ def capped_count(queryset: QuerySet, limit: int) -> int:
 def list_total(queryset: QuerySet, kept_total: int | None = None) -> tuple[int, bool]:
     """(total, is_estimate): `kept_total` if known, else an exact count, else (PostgreSQL) an estimate.
 
-    Exact up to FIRST_COUNT_LIMIT always. Past it, PostgreSQL answers its planner's estimate at
-    once if that is over TRUSTED_ESTIMATE_FACTOR times EXACT_COUNT_LIMIT, else counts on up to
-    EXACT_COUNT_LIMIT and estimates only past that. SQLite, the embedded default for small
+    On PostgreSQL, exact up to FIRST_COUNT_LIMIT always; past it, the planner's estimate at once
+    if that is over TRUSTED_ESTIMATE_FACTOR times EXACT_COUNT_LIMIT, else a count on up to
+    EXACT_COUNT_LIMIT and the estimate only past that. SQLite, the embedded default for small
     instances, has no cheap estimate and counts exactly.
     """
     if kept_total is not None:
         return kept_total, False
+    if connections[queryset.db].vendor != "postgresql":
+        capped = capped_count(queryset, EXACT_COUNT_LIMIT)
+        return (capped if capped <= EXACT_COUNT_LIMIT else queryset.count()), False
     first_limit = min(FIRST_COUNT_LIMIT, EXACT_COUNT_LIMIT)
     capped = capped_count(queryset, first_limit)
     if capped <= first_limit:
         return capped, False
-    if connections[queryset.db].vendor != "postgresql":
-        capped = capped_count(queryset, EXACT_COUNT_LIMIT)
-        return (capped, False) if capped <= EXACT_COUNT_LIMIT else (queryset.count(), False)
     estimate = planner_rows(queryset)
     if estimate > TRUSTED_ESTIMATE_FACTOR * EXACT_COUNT_LIMIT:
         return estimate, True
