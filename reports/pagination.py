@@ -76,7 +76,7 @@ class LaravelPagination(BasePagination):
             # Past the end, page_rows skips the query: a huge page would overflow the SQL OFFSET.
             self.items = page_rows(queryset, self.offset, self.per_page, self.total)
         else:
-            rows = page_rows(queryset, self.offset, self.per_page, None)
+            rows = page_rows(queryset, self.offset, self.per_page, None, estimate=self.total)
             self.items, self.has_next = rows[: self.per_page], len(rows) > self.per_page
         if self.total_is_estimate and self.items and not self.has_next:  # the last page: now the total is known
             self.total, self.total_is_estimate = self.offset + len(self.items), False

@@ -7,6 +7,8 @@ matching nothing stay exact.
 
 import pytest
 from django.db import connection
+from django.db.models import BooleanField
+from django.db.models.expressions import RawSQL
 from django.test.utils import CaptureQueriesContext
 
 from common import paging
@@ -111,3 +113,20 @@ def test_past_the_first_count_a_large_estimate_is_answered_without_counting_on(
         assert (first["meta"]["total"], first["meta"]["total_is_estimate"]) == (estimate, True)
     assert [report_id for ids in followed for report_id in ids] == expected
     assert (body["meta"]["total"], body["meta"]["total_is_estimate"]) == (len(expected), False)
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("estimate", "falls_back"), [(50, True), (10**6, False)])
+def test_a_walk_past_its_budget_gives_way_to_the_planners_plan(user, reports, monkeypatch, estimate, falls_back):
+    monkeypatch.setattr(paging, "WALK_BUDGET_MS", 5)
+    # Each row examined takes 2 ms: the walk of the 34 reports outlasts its budget.
+    slow = RawSQL("pg_sleep(0.002)::text = ''", [], output_field=BooleanField())
+    reports = Report.objects.filter(owner=user, url__icontains="abc").alias(slow=slow).filter(slow=True)
+    ordered = reports.order_by("-id")
+
+    with CaptureQueriesContext(connection) as queries:
+        rows = paging.page_rows(ordered, 10, PER_PAGE, None, estimate=estimate)
+
+    assert [report.id for report in rows] == expected_ids(user, "abc", "desc")[10 : 10 + PER_PAGE + 1]
+    statements = [query["sql"] for query in queries.captured_queries]
+    assert ("SET LOCAL statement_timeout TO DEFAULT" in statements) is falls_back
