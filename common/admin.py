@@ -44,8 +44,8 @@ class LargeTableAdmin(admin.ModelAdmin):
 
     Django's changelist counts the filtered rows and, for "N of M selected", the whole table
     again; at 10⁶ rows each is a scan of the table or of an index. Here the second count is
-    off, and the first is exact up to common.paging.EXACT_COUNT_LIMIT rows and PostgreSQL's
-    estimate beyond (the page links then follow the estimate).
+    off, and the first is common.paging.list_total's: exact up to EXACT_COUNT_LIMIT rows unless
+    PostgreSQL's estimate is far larger, the estimate beyond (the page links then follow it).
     """
 
     show_full_result_count = False

@@ -11,9 +11,11 @@ page-number buttons of its HTML paginator) is left out: API clients page with
 At a million reports (docs/scale.md):
 - `meta.total` is exact when the list is narrowed by nothing but `project`: the projects keep
   their report counts (reports.models.Project.report_count). With `search` or `result` it is
-  counted up to EXACT_COUNT_LIMIT; past that, on PostgreSQL, it is the query planner's estimate
-  and `meta.total_is_estimate` is true (as is `last_page`, derived from it). `links.next` is
-  exact either way, and the last page found makes the total exact.
+  counted up to FIRST_COUNT_LIMIT (100); past that, on PostgreSQL, the query planner's estimate
+  if it is over TRUSTED_ESTIMATE_FACTOR times EXACT_COUNT_LIMIT (10,000), else a count up to
+  EXACT_COUNT_LIMIT (1,000) and the estimate past it (common.paging.list_total). An estimate
+  sets `meta.total_is_estimate` (and `last_page` is derived from it). `links.next` is exact
+  either way, and the last page found, by number or by cursor, makes the total exact.
 - A page reads ids from the index that serves the sort, from the nearer end of the list when
   the total is exact (the last page is as cheap as the first), then only its own rows.
 """
@@ -27,7 +29,15 @@ from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from common.paging import EXACT_COUNT_LIMIT, cursor_links, list_total, page_rows, resumed_rows
+from common.paging import (
+    EXACT_COUNT_LIMIT,
+    FIRST_COUNT_LIMIT,
+    TRUSTED_ESTIMATE_FACTOR,
+    cursor_links,
+    list_total,
+    page_rows,
+    resumed_rows,
+)
 
 PER_PAGE_CHOICES = (10, 25, 50, 100)
 DEFAULT_PER_PAGE = 10
@@ -66,10 +76,10 @@ class LaravelPagination(BasePagination):
             # Past the end, page_rows skips the query: a huge page would overflow the SQL OFFSET.
             self.items = page_rows(queryset, self.offset, self.per_page, self.total)
         else:
-            rows = page_rows(queryset, self.offset, self.per_page, None)
+            rows = page_rows(queryset, self.offset, self.per_page, None, estimate=self.total)
             self.items, self.has_next = rows[: self.per_page], len(rows) > self.per_page
-            if self.items and not self.has_next:  # the last page: now the total is known
-                self.total, self.total_is_estimate = self.offset + len(self.items), False
+        if self.total_is_estimate and self.items and not self.has_next:  # the last page: now the total is known
+            self.total, self.total_is_estimate = self.offset + len(self.items), False
         return self.items
 
     def get_paginated_response(self, data: list) -> Response:
@@ -136,8 +146,10 @@ class LaravelPagination(BasePagination):
                         "total": {
                             "type": "integer",
                             "description": "Exact unless total_is_estimate: with search or result, past "
-                            f"{EXACT_COUNT_LIMIT:,} matches PostgreSQL answers its planner's estimate "
-                            "(last_page follows it). links.next is always exact.",
+                            f"{FIRST_COUNT_LIMIT:,} matches PostgreSQL answers its planner's estimate if that "
+                            f"is over {TRUSTED_ESTIMATE_FACTOR * EXACT_COUNT_LIMIT:,}, else counts up to "
+                            f"{EXACT_COUNT_LIMIT:,} and estimates past that (last_page follows the total). "
+                            "links.next is always exact.",
                         },
                         "total_is_estimate": {
                             "type": "boolean",
