@@ -363,13 +363,13 @@ def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> 
         f"{args.duration}s per scenario, {args.connections} connections, "
         f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads"
     )
-    header = f"{'scenario':<40} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
+    header = f"{"scenario":<50} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
     print(header)
     print("-" * len(header))
     for row in rows:
         ratio = f"{row.ratio_to_floor:.1%}" if row.ratio_to_floor is not None else ""
         print(
-            f"{row.scenario:<40} {row.requests_per_second:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
+            f"{row.scenario:<50} {row.requests_per_second:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
             f"{row.errors:>7} {ratio:>7}  {row.target}"
         )
     for note in notes:
