@@ -363,7 +363,7 @@ def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> 
         f"{args.duration}s per scenario, {args.connections} connections, "
         f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads"
     )
-    header = f"{"scenario":<50} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
+    header = f"{'scenario':<50} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
     print(header)
     print("-" * len(header))
     for row in rows:
