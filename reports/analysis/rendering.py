@@ -24,14 +24,13 @@ no browser is downloaded.
 import contextlib
 import importlib.util
 import os
+import queue
 import signal
 import threading
 import time
 import uuid
 import zlib
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,14 +88,25 @@ def render(document: Fetched) -> Rendered:
 
 def _render_in_thread(document: Fetched) -> Rendered:
     budget = settings.REPORTS_RENDER_TIMEOUT
-    # Playwright's sync API refuses to run inside an asyncio loop, which a caller may have.
-    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reports-render")
+    answers: queue.SimpleQueue = queue.SimpleQueue()
+
+    def run() -> None:
+        try:
+            answers.put((True, _render(document, budget)))
+        except BaseException as error:  # handed to the waiting thread, which raises it
+            answers.put((False, error))
+
+    # Playwright's sync API refuses to run inside an asyncio loop, which a caller may have. A
+    # daemon thread: a Playwright call on a killed browser may never return, and a pool's thread
+    # is joined when the interpreter exits, so the worker (and a test run) would never stop.
+    threading.Thread(target=run, name="reports-render", daemon=True).start()
     try:
-        return pool.submit(_render, document, budget).result(timeout=LAUNCH_TIMEOUT + budget + 10)
-    except FutureTimeout:
+        rendered, value = answers.get(timeout=LAUNCH_TIMEOUT + budget + 10)
+    except queue.Empty:
         raise RenderError(f"rendering took longer than {budget:g} seconds") from None
-    finally:
-        pool.shutdown(wait=False)  # a stuck browser is closed by its own thread; the analysis goes on
+    if not rendered:
+        raise value
+    return value
 
 
 def chromium_installed() -> bool:

@@ -74,3 +74,33 @@ def test_renderings_past_the_concurrency_wait_their_turn(monkeypatch):
     assert sorted(results) == [f"page {n}" for n in range(5)]
     assert most == 2
     assert time.monotonic() - started >= 0.6  # three turns of 0.2 s: 2 + 2 + 1
+
+
+STUCK_RENDERING = """
+import time
+import django
+django.setup()
+from django.conf import settings
+from reports.analysis import rendering
+# A Playwright call that never returns, as one on a browser the memory watch killed may not.
+rendering._render = lambda document, budget: time.sleep(3600)
+settings.REPORTS_RENDER_TIMEOUT = 1
+rendering.LAUNCH_TIMEOUT = -10  # without the grace the wait adds for the browser's start
+try:
+    rendering._render_in_thread(None)
+except rendering.RenderError as error:
+    print(error, flush=True)
+"""
+
+
+def test_a_rendering_stuck_past_its_time_does_not_keep_the_process_from_exiting():
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings"}
+    started = time.monotonic()
+
+    finished = subprocess.run(
+        [sys.executable, "-c", STUCK_RENDERING], env=env, capture_output=True, text=True, timeout=60
+    )
+
+    assert finished.stdout.strip() == "rendering took longer than 1 seconds"
+    assert finished.returncode == 0
+    assert time.monotonic() - started < 30  # its thread was joined at exit before: for ever
