@@ -110,13 +110,18 @@ def empty_day_buckets(apps, schema_editor):
         _lock_and_drop(schema_editor)
 
 
-def fill_month_buckets(apps, schema_editor):
+def _fill(schema_editor, backfill, create):
+    """Count the buckets and tallies from the links with `backfill`, then start the triggers `create` makes."""
     if schema_editor.connection.vendor != "postgresql":
         return
     with schema_editor.connection.cursor() as cursor:
-        for statement in BACKFILL:
+        for statement in backfill:
             cursor.execute(statement)
-        cursor.execute(CREATE)
+        cursor.execute(create)
+
+
+def fill_month_buckets(apps, schema_editor):
+    _fill(schema_editor, BACKFILL, CREATE)
 
 
 def empty_month_buckets(apps, schema_editor):
@@ -127,12 +132,7 @@ def empty_month_buckets(apps, schema_editor):
 
 
 def fill_day_buckets(apps, schema_editor):
-    if schema_editor.connection.vendor != "postgresql":
-        return
-    with schema_editor.connection.cursor() as cursor:
-        for statement in PREVIOUS_BACKFILL:
-            cursor.execute(statement)
-        cursor.execute(PREVIOUS.CREATE)
+    _fill(schema_editor, PREVIOUS_BACKFILL, PREVIOUS.CREATE)
 
 
 class Migration(migrations.Migration):
