@@ -107,17 +107,23 @@ def referrer_name(referer: str) -> str:
     return host[:NAME_MAX] or UNKNOWN
 
 
-def breakdown_names(details: VisitDetails) -> list[tuple[str, str]]:
-    """The (dimension, name) pairs a new visit adds one to."""
+@lru_cache(maxsize=4096)
+def breakdown_names(details: VisitDetails) -> tuple[tuple[str, str], ...]:
+    """The (dimension, name) pairs a new visit adds one to.
+
+    Cached: the visits of a batch share few User-Agent, Referer and country triples, and the
+    batch writer runs in the web server's processes, where its Python time is taken from the
+    request threads (it holds the GIL).
+    """
     user_agent, referer, country = details
     browser, os_family, device = user_agent_names(user_agent)
-    return [
+    return (
         ("referrers", referrer_name(referer)),
         ("browsers", browser),
         ("os", os_family),
         ("devices", device),
         ("countries", country or UNKNOWN),
-    ]
+    )
 
 
 def bot_name(user_agent: str) -> str:

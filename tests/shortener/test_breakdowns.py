@@ -85,6 +85,32 @@ def test_bots_are_counted_apart_and_never_in_the_counter(client, link):
     assert as_dict(body["browsers"]) == {"Firefox": 1}
 
 
+def test_one_batch_sums_each_links_visitors_and_robots_apart(client, user):
+    """Visitors sharing a User-Agent, Referer and country, on two links, with robots: one flush."""
+    ShortLinkFactory(code="one", owner=user)
+    ShortLinkFactory(code="two", owner=user)
+    for n in range(3):  # three visitors (three addresses), one User-Agent, Referer and country
+        visit(client, "one", agent=FIREFOX_LINUX, address=f"8.8.8.{n + 1}")
+    visit(client, "two", agent=FIREFOX_LINUX, address=US_ADDRESS)
+    visit(client, "two", agent=SAFARI_IPHONE, address=DE_ADDRESS, referer="https://news.example/")
+    for code in ("one", "one", "two"):
+        visit(client, code, agent=GOOGLEBOT, address=US_ADDRESS)
+    fastpath.flush_visits()
+
+    one = client.get("/s/stats/one", JSON).json()
+    two = client.get("/s/stats/two", JSON).json()
+
+    assert (one["counter"], two["counter"]) == (3, 2)
+    assert as_dict(one["browsers"]) == {"Firefox": 3}
+    assert as_dict(one["countries"]) == {"US": 3}
+    assert as_dict(one["referrers"]) == {"Direct": 3}
+    assert one["bots"] == [{"name": "Googlebot", "visits": 2}]
+    assert as_dict(two["browsers"]) == {"Firefox": 1, "Mobile Safari": 1}
+    assert as_dict(two["countries"]) == {"US": 1, "DE": 1}
+    assert as_dict(two["referrers"]) == {"Direct": 1, "news.example": 1}
+    assert two["bots"] == [{"name": "Googlebot", "visits": 1}]
+
+
 def test_breakdowns_equal_the_raw_visits_and_survive_pruning(client, link):
     agents = [FIREFOX_LINUX, SAFARI_IPHONE, CHROME_WINDOWS, IPAD, ""]
     addresses = [US_ADDRESS, DE_ADDRESS, JP_ADDRESS, "192.0.2.1"]
