@@ -8,7 +8,7 @@ from django.test import Client
 from shortener.errors import Failure
 from shortener.fastpath import flush_visits
 from shortener.fastpath.visits import VisitBuffer, seen
-from shortener.models import ShortLink
+from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit, VisitBreakdown
 from shortener.services.links import link_create
 from tests.concurrency import run_concurrently
 from tests.shortener.factories import ShortLinkFactory, UserFactory
@@ -65,6 +65,45 @@ def test_parallel_flushes_of_overlapping_visits_count_each_visitor_once():
 
     assert sum(results) == len(links) * len(visitors)
     assert [link.counter for link in ShortLink.objects.order_by("code")] == [len(visitors)] * len(links)
+
+
+def test_limited_visits_beside_parallel_flushes_agree_everywhere():
+    """Links with max_visits counted during their requests while buffers of other links are written.
+
+    Both lock the rows every counted visit shares (the site's day, the links' ranking buckets):
+    no deadlock, no lost count, and counters, per-day counts and breakdowns equal the Visit rows.
+    """
+    limited = [ShortLinkFactory(code=f"lim{n}", max_visits=1000) for n in range(3)]
+    plain = [ShortLinkFactory(code=f"pla{n}") for n in range(3)]
+    today = datetime.datetime.now(datetime.UTC).date()
+    jobs = []
+    for offset in range(THREADS // 2):
+        buffer = VisitBuffer()
+        buffer.start_flusher = lambda: None
+        for n in range(60):
+            buffer.add((plain[n % 3].pk, f"{offset:02d}{n:030d}", today), ("Firefox/140.0", "", "US"))
+        jobs.append(buffer.flush)
+
+    def visit_limited_links(offset: int) -> int:
+        client = Client()
+        for n in range(10):
+            address = f"192.0.{offset}.{n + 1}"
+            assert client.get(f"/s/lim{n % 3}", REMOTE_ADDR=address, HTTP_USER_AGENT="Firefox").status_code == 302
+        return 10
+
+    jobs += [lambda offset=offset: visit_limited_links(offset) for offset in range(THREADS // 2)]
+    slots = iter(jobs)
+
+    results = run_concurrently(lambda: next(slots)(), times=THREADS)
+
+    assert sum(results) == 60 * (THREADS // 2) + 10 * (THREADS // 2)
+    for link in [*limited, *plain]:
+        visits = Visit.objects.filter(link=link).count()
+        assert ShortLink.objects.get(pk=link.pk).counter == visits > 0
+        assert sum(DailyVisits.objects.filter(link=link).values_list("visits", flat=True)) == visits
+        browsers = VisitBreakdown.objects.filter(link=link, dimension="browsers").values_list("visits", flat=True)
+        assert sum(browsers) == visits
+    assert SiteDailyVisits.objects.get(day=today).visits == Visit.objects.count() == sum(results)
 
 
 def test_parallel_creates_of_one_url_by_one_user_give_one_code():
