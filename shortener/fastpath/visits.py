@@ -427,15 +427,16 @@ def count_limited_visit(link_id: int, visit: VisitKey | None, details: VisitDeta
         with transaction.atomic(), connection.cursor() as cursor:
             new = 0
             if visit is not None:
-                link, visitor, day = visit
+                link, visitor, visit_day = visit
+                day = connection.ops.adapt_datefield_value(visit_day)
                 cursor.execute(
                     f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                    [link, visitor, connection.ops.adapt_datefield_value(day)],
+                    [link, visitor, day],
                 )
                 new = cursor.rowcount
                 if new:
                     # Before the link's row, as the batch writer orders them (a refusal rolls them back).
-                    _add_visit_breakdowns(cursor, link, connection.ops.adapt_datefield_value(day), details)
+                    _add_visit_breakdowns(cursor, link, day, details)
             cursor.execute(
                 f"UPDATE {LINK_TABLE} SET counter = counter + %s WHERE id = %s AND deleted_at IS NULL "
                 "AND (expires_at IS NULL OR expires_at > %s) AND (max_visits IS NULL OR counter < max_visits) "
@@ -446,7 +447,7 @@ def count_limited_visit(link_id: int, visit: VisitKey | None, details: VisitDeta
             if row is not None:
                 if new:
                     # The charts' per-day counts, in the same transaction, as the batch writer keeps them.
-                    _add_to_days(cursor, link_id, connection.ops.adapt_datefield_value(day))
+                    _add_to_days(cursor, link_id, day)
                 if row[0]:
                     bump_links_version()  # used up now: other processes drop their copies
                 return None
