@@ -49,3 +49,16 @@ def test_scale_benchmark_prints_a_row_per_endpoint_at_a_tiny_size(tmp_path):
         assert name in table
     assert [row["endpoint"] for row in rows if row["large"]["status"] >= 500] == []
     assert all(row["large_size"] == 50 and row["verdict"] for row in rows)
+
+
+@pytest.mark.timeout(300)
+def test_visit_batch_benchmark_writes_every_visit_and_prints_each_statement(tmp_path):
+    # The script asserts itself that each batch counted every visit it wrote.
+    database = tmp_path / "batch.sqlite3"
+    command = [sys.executable, "bench/visit_batch.py", "--database-url", f"sqlite:///{database}"]
+    result = subprocess.run(
+        [*command, "--batches", "2", "--visits", "50"], cwd=PROJECT_DIR, capture_output=True, text=True, timeout=280
+    )
+    assert result.returncode == 0, result.stderr
+    for row in ("Visit rows", "breakdowns", "links' counters", "per-link days", "whole batch"):
+        assert row in result.stdout

@@ -228,6 +228,26 @@ def test_breakdown_pruning_keeps_the_chosen_days(link):
     assert list(VisitBreakdown.objects.values_list("day", flat=True)) == [recent]
 
 
+@pytest.mark.django_db(transaction=True)  # the Visit rows' constraint is checked when the batch commits
+def test_a_removed_link_takes_its_breakdowns_and_its_later_visits_are_dropped(link, user):
+    # The breakdowns have no foreign key constraint in the database (bench/visit_batch.py):
+    # the ORM removes them with their link, and the Visit rows' constraint refuses a batch
+    # that still holds visits of a removed link, which the writer then writes without them.
+    other = ShortLinkFactory(code="brk2", owner=user)
+    today = datetime.date.today()
+    write_visits([(link.pk, "v1", today), (other.pk, "v1", today)], wait_for_wal=True)
+    assert VisitBreakdown.objects.filter(link=link).count() == 5
+
+    removed = link.pk
+    link.delete()
+    assert not VisitBreakdown.objects.filter(link_id=removed).exists()
+
+    assert write_visits([(removed, "v2", today), (other.pk, "v2", today)], wait_for_wal=True) == 1
+    assert not VisitBreakdown.objects.filter(link_id=removed).exists()
+    assert VisitBreakdown.objects.get(link=other, dimension="browsers").visits == 2
+    assert not Visit.objects.filter(link_id=removed).exists()
+
+
 def test_the_page_shows_the_tables_the_range_and_the_credits(client, link):
     visit(client, "brk", agent=FIREFOX_LINUX, address=US_ADDRESS, referer="https://news.example/")
     fastpath.flush_visits()
