@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
+from reports.tasks import forget_unclaimed  # noqa: E402
 from shortener import fastpath  # noqa: E402
 
 
@@ -39,6 +40,12 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     database = settings.DATABASES["default"]
     if database["ENGINE"] in ("django.db.backends.sqlite3", "common.sqlite_backend"):
         database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_health():
+    # /healthz remembers whether analyses are unclaimed for a second; each test sets its own queue.
+    forget_unclaimed()
 
 
 @pytest.fixture(autouse=True)
