@@ -13,6 +13,7 @@ import atexit
 import datetime
 import logging
 import os
+import re
 import threading
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -86,6 +87,25 @@ def _breakdown_columns(
     return [link_ids, days, set_ids, counts, *(list(column) for column in zip(*named, strict=True))]
 
 
+# Django binds parameters on the client, as text, and psycopg writes a list's elements one by
+# one in Python, quoting each: for a batch's 60,000 elements that was most of the flusher's CPU
+# time, during which it holds the GIL its process's request threads need (bench/visit_batch.py).
+# A column of numbers or dates, or of plain strings (hex visitors), is written as one array
+# literal by str.join instead; strings that would need quoting fall back to psycopg's.
+_PLAIN_STRINGS = re.compile(r"[0-9A-Za-z_.:-]+(?:,[0-9A-Za-z_.:-]+)*")
+_NULL_STRING = re.compile(r"(?:^|,)null(?:,|$)", re.IGNORECASE)  # unquoted, NULL is a null
+
+
+def _array(values: list[int] | list[datetime.date] | list[str]) -> str | list:
+    if values and isinstance(values[0], str):
+        text = ",".join(values)
+        if not _PLAIN_STRINGS.fullmatch(text) or _NULL_STRING.search(text):
+            return values
+    else:
+        text = ",".join(map(str, values))
+    return "{" + text + "}"
+
+
 def _write_postgresql(
     visits: list[VisitKey], details: Mapping[VisitKey, VisitDetails], bots: Mapping[BotKey, int]
 ) -> Counter[tuple[int, datetime.date]]:
@@ -98,7 +118,7 @@ def _write_postgresql(
                 f"INSERT INTO {VISIT_TABLE} (link_id, visitor, day) "
                 "SELECT * FROM unnest(%s::bigint[], %s::varchar[], %s::date[]) "
                 "ON CONFLICT DO NOTHING RETURNING link_id, visitor, day",
-                [link_ids, visitors, days],
+                [_array(link_ids), _array(visitors), _array(days)],
             )
             new_visits = [tuple(row) for row in cursor.fetchall()]
             new = Counter((link_id, day) for link_id, _visitor, day in new_visits)
@@ -111,18 +131,20 @@ def _write_postgresql(
                 "GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4 "
                 "ON CONFLICT (link_id, day, dimension, name) "
                 f"DO UPDATE SET visits = {BREAKDOWN_TABLE}.visits + EXCLUDED.visits",
-                _breakdown_columns(new_visits, details, bots),
+                [_array(column) for column in _breakdown_columns(new_visits, details, bots)],
             )
         links = _per_link(new)
         ids = sorted(links)
         if len(ids) > 1:
-            cursor.execute(f"SELECT id FROM {LINK_TABLE} WHERE id = ANY(%s) ORDER BY id FOR NO KEY UPDATE", [ids])
+            cursor.execute(
+                f"SELECT id FROM {LINK_TABLE} WHERE id = ANY(%s::bigint[]) ORDER BY id FOR NO KEY UPDATE", [_array(ids)]
+            )
         if ids:
             cursor.execute(
                 f"UPDATE {LINK_TABLE} AS link SET counter = link.counter + new.n "
                 "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id "
                 "RETURNING link.max_visits IS NOT NULL AND link.counter >= link.max_visits",
-                [ids, [links[link_id] for link_id in ids]],
+                [_array(ids), _array([links[link_id] for link_id in ids])],
             )
             used_up = any(used_up for (used_up,) in cursor.fetchall())
             keys = sorted(new)
@@ -130,14 +152,18 @@ def _write_postgresql(
                 f"INSERT INTO {DAILY_TABLE} (link_id, day, visits) "
                 "SELECT * FROM unnest(%s::bigint[], %s::date[], %s::bigint[]) "
                 f"ON CONFLICT (link_id, day) DO UPDATE SET visits = {DAILY_TABLE}.visits + EXCLUDED.visits",
-                [[key[0] for key in keys], [key[1] for key in keys], [new[key] for key in keys]],
+                [
+                    _array([key[0] for key in keys]),
+                    _array([key[1] for key in keys]),
+                    _array([new[key] for key in keys]),
+                ],
             )
             site = _per_day(new)
             site_days = sorted(site)
             cursor.execute(
                 f"INSERT INTO {SITE_DAILY_TABLE} (day, visits) SELECT * FROM unnest(%s::date[], %s::bigint[]) "
                 f"ON CONFLICT (day) DO UPDATE SET visits = {SITE_DAILY_TABLE}.visits + EXCLUDED.visits",
-                [site_days, [site[day] for day in site_days]],
+                [_array(site_days), _array([site[day] for day in site_days])],
             )
             if used_up:
                 bump_links_version()

@@ -66,6 +66,26 @@ def test_one_flush_adds_each_links_new_visits():
     assert (counter("hot"), counter("cold")) == (3, 1)
 
 
+@pytest.mark.parametrize(
+    "visitors",
+    [
+        ["a" * 32, "0" * 32],  # what visitor_hash gives: one array literal
+        ["null", "NULL-ish", "b" * 32],  # unquoted, the first would be a null
+        ["x,y", 'say "hi"', "{braced}", "back\\slash", "two words", ""],  # need quoting
+    ],
+)
+def test_a_batch_keeps_every_visitor_exactly_as_given(visitors):
+    # The PostgreSQL writer sends a column of plain values as one array literal, others quoted.
+    link = ShortLinkFactory(code="abc")
+    for visitor in visitors:
+        visits.buffer.add((link.pk, visitor, TODAY))
+
+    assert flush_visits() == len(visitors)
+
+    assert sorted(Visit.objects.values_list("visitor", flat=True)) == sorted(visitors)
+    assert counter() == len(visitors)
+
+
 def test_failed_flush_keeps_its_visits_for_the_next_one(monkeypatch):
     link = ShortLinkFactory(code="abc")
     visits.buffer.add((link.pk, "a" * 32, TODAY))
