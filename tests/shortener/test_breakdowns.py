@@ -300,3 +300,22 @@ def test_parallel_flushes_keep_breakdowns_equal_to_the_raw_visits(user):
         for dimension in ("referrers", "browsers", "os", "devices", "countries"):
             total = sum(VisitBreakdown.objects.filter(link=link, dimension=dimension).values_list("visits", flat=True))
             assert total == raw, dimension
+
+
+def test_pruning_more_breakdowns_than_a_batch_deletes_every_old_day(user):
+    # A batch is the key of up to PRUNE_BATCH rows: as a list of 10,000 four-column keys in the
+    # query, PostgreSQL refused it ("stack depth limit exceeded"); a subquery it takes as a join.
+    links = ShortLinkFactory.create_batch(30, owner=user)
+    old_days = [datetime.date.today() - datetime.timedelta(days=RANGE_MAX_DAYS + n) for n in range(1, 81)]
+    names = [f"Browser {n}" for n in range(5)]
+    VisitBreakdown.objects.bulk_create(
+        VisitBreakdown(link=link, day=day, dimension="browsers", name=name, visits=1)
+        for link in links
+        for day in old_days
+        for name in names
+    )
+    kept = VisitBreakdown.objects.create(link=links[0], day=datetime.date.today(), dimension="browsers", name="x")
+
+    assert breakdowns_prune(keep_days=RANGE_MAX_DAYS - 1) == 12_000
+
+    assert list(VisitBreakdown.objects.all()) == [kept]
