@@ -20,17 +20,16 @@ def rekey(apps, schema_editor):
         with transaction.atomic(using=schema_editor.connection.alias):
             schema_editor._remake_table(model)
         return
-    with schema_editor.connection.cursor() as cursor:
-        foreign_keys = schema_editor._constraint_names(model, ["link_id"], foreign_key=True)
-        primary_keys = schema_editor._constraint_names(model, primary_key=True)
-        cursor.execute(
-            f"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS {KEY_INDEX} ON {TABLE} (link_id, day, dimension, name)"
-        )
-        drops = [f"DROP CONSTRAINT {schema_editor.quote_name(name)}" for name in [*foreign_keys, *primary_keys]]
-        cursor.execute(
-            f"ALTER TABLE {TABLE} {', '.join(drops)}, DROP CONSTRAINT shortener_visitbreakdown_uniq, DROP COLUMN id, "
-            f"ADD CONSTRAINT {TABLE}_pkey PRIMARY KEY USING INDEX {KEY_INDEX}"
-        )
+    foreign_keys = schema_editor._constraint_names(model, ["link_id"], foreign_key=True)
+    primary_keys = schema_editor._constraint_names(model, primary_key=True)
+    schema_editor.execute(
+        f"CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS {KEY_INDEX} ON {TABLE} (link_id, day, dimension, name)"
+    )
+    drops = [f"DROP CONSTRAINT {schema_editor.quote_name(name)}" for name in [*foreign_keys, *primary_keys]]
+    schema_editor.execute(
+        f"ALTER TABLE {TABLE} {', '.join(drops)}, DROP CONSTRAINT shortener_visitbreakdown_uniq, DROP COLUMN id, "
+        f"ADD CONSTRAINT {TABLE}_pkey PRIMARY KEY USING INDEX {KEY_INDEX}"
+    )
 
 
 def restore_id(apps, schema_editor):
