@@ -147,23 +147,31 @@ LAYOUT_PAGE = """<!DOCTYPE html>
 
 # A page that paints, then pushes its text down with a late banner (a layout shift) and keeps the
 # main thread busy with a fixed amount of work: a few hundred ms of CPU, a TBT far over 0 at
-# Lighthouse's 4x slowdown, however busy the machine is.
+# Lighthouse's 4x slowdown, however busy the machine is. The banner waits for the first paint
+# itself, not for a fixed time: on a loaded machine (the browser runs at idle priority) a banner
+# added before anything was painted moves nothing, and the CLS would be 0.
 BUSY_PAGE = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
 <title>Busy page</title></head>
 <body><main><h1>Busy page</h1><p>Text that a late banner pushes down the page.</p></main>
 <script>
-setTimeout(() => {
+function pushDown() {
   const banner = document.createElement("div");
   banner.style.height = "400px";
   banner.textContent = "Late banner";
   document.body.prepend(banner);
-}, 100);
-setTimeout(() => {
-  let sum = 0;
-  for (let i = 0; i < 2e8; i++) { sum += i % 7; }
-  document.title = "Busy page " + (sum > 0);
-}, 200);
+  setTimeout(() => {
+    let sum = 0;
+    for (let i = 0; i < 2e8; i++) { sum += i % 7; }
+    document.title = "Busy page " + (sum > 0);
+  }, 100);
+}
+new PerformanceObserver((list, observer) => {
+  if (list.getEntriesByName("first-contentful-paint").length) {
+    observer.disconnect();
+    setTimeout(pushDown, 100);
+  }
+}).observe({type: "paint", buffered: true});
 </script></body></html>
 """
 
