@@ -128,7 +128,7 @@ class Recorded:
     visit_rows: int  # unique-visit rows
     daily: int  # sum of the per-link daily counts
     site_daily: int  # sum of the site-wide daily counts
-    browsers: int  # sum of the per-link daily breakdown by browser (any one dimension adds up alike)
+    browsers: int  # sum of the per-link daily breakdown by browser, OS and device (as any dimension adds up)
 
     @property
     def consistent(self) -> bool:
@@ -141,7 +141,7 @@ def recorded_visits(conn, counter_sum_sql: str) -> Recorded:  # a psycopg or sql
         f"SELECT ({counter_sum_sql}), (SELECT COUNT(*) FROM shortener_visit), "
         "(SELECT COALESCE(SUM(visits), 0) FROM shortener_dailyvisits), "
         "(SELECT COALESCE(SUM(visits), 0) FROM shortener_sitedailyvisits), "
-        "(SELECT COALESCE(SUM(visits), 0) FROM shortener_visitbreakdown WHERE dimension = 'browsers')"
+        "(SELECT COALESCE(SUM(visits), 0) FROM shortener_visitbreakdown WHERE dimension IN ('agents', 'browsers'))"
     ).fetchone()
     return Recorded(*(int(value) for value in row))
 

@@ -405,17 +405,18 @@ class LinkTag(models.Model):
 
 
 class VisitBreakdown(models.Model):
-    """Unique visits of one link on one UTC day by one value of one dimension (browser "Firefox", …).
+    """Unique visits of one link on one UTC day by one value of one dimension (country "FR", …).
 
     Kept by the visit batch writer in the transaction that writes the Visit rows, the counter and
     DailyVisits, so that each dimension's counts add up to the day's unique visits; they stay
     after the Visit rows are pruned. The dimension "bot" counts what robots fetched (requests,
-    not unique visits), which never enter the counter. No address is stored: only the country
-    its lookup gave, at the time of the request.
+    not unique visits), which never enter the counter. Browser, OS and device are one dimension,
+    "agents" (services/breakdowns.py). No address is stored: only the country its lookup gave,
+    at the time of the request.
     """
 
     # The key is the writer's upsert target and serves a link's breakdowns over a range of days.
-    # No surrogate id and no foreign key constraint: each new visit adds five rows, and a
+    # No surrogate id and no foreign key constraint: each new visit adds three rows, and a
     # sequence number, a second unique index and a deferred check of the link per row cost
     # PostgreSQL 40 % of their write (bench/visit_batch.py). The Visit rows written in the
     # same transaction keep their constraint, so a visit of a removed link is refused there;

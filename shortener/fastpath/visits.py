@@ -243,7 +243,7 @@ def _write_generic(
 
 
 def _add_visit_breakdowns(cursor, link_id: int, day: object, details: VisitDetails) -> None:
-    """One visit's five breakdown rows, in one statement (in key order, as the batch writer locks them)."""
+    """One visit's breakdown rows, in one statement (in key order, as the batch writer locks them)."""
     names = sorted(breakdown_names(details))
     cursor.execute(
         f"INSERT INTO {BREAKDOWN_TABLE} (link_id, day, dimension, name, visits) VALUES "

@@ -10,7 +10,7 @@ from rest_framework import status
 from shortener import fastpath, messages
 from shortener.fastpath.visits import VisitBuffer, write_visits
 from shortener.models import DailyVisits, ShortLink, Visit, VisitBreakdown
-from shortener.services.breakdowns import RANGE_MAX_DAYS
+from shortener.services.breakdowns import AGENT_PART_MAX, RANGE_MAX_DAYS, agent_name, agent_parts
 from shortener.services.visits import breakdowns_prune, visits_prune
 from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.factories import ShortLinkFactory
@@ -236,16 +236,50 @@ def test_a_removed_link_takes_its_breakdowns_and_its_later_visits_are_dropped(li
     other = ShortLinkFactory(code="brk2", owner=user)
     today = datetime.date.today()
     write_visits([(link.pk, "v1", today), (other.pk, "v1", today)], wait_for_wal=True)
-    assert VisitBreakdown.objects.filter(link=link).count() == 5
+    assert VisitBreakdown.objects.filter(link=link).count() == 3  # referrer, agent, country
+    assert DailyVisits.objects.filter(link=link).count() == 1
 
     removed = link.pk
     link.delete()
     assert not VisitBreakdown.objects.filter(link_id=removed).exists()
+    assert not DailyVisits.objects.filter(link_id=removed).exists()
 
     assert write_visits([(removed, "v2", today), (other.pk, "v2", today)], wait_for_wal=True) == 1
     assert not VisitBreakdown.objects.filter(link_id=removed).exists()
-    assert VisitBreakdown.objects.get(link=other, dimension="browsers").visits == 2
+    assert not DailyVisits.objects.filter(link_id=removed).exists()
+    assert VisitBreakdown.objects.get(link=other, dimension="agents").visits == 2
+    assert DailyVisits.objects.get(link=other).visits == 2
     assert not Visit.objects.filter(link_id=removed).exists()
+
+
+def test_one_row_keeps_browser_os_and_device_and_rows_kept_apart_before_still_count(client, link):
+    # Before, each visit added a row per browser, OS and device; since, one row for the three.
+    day = datetime.date.today() - datetime.timedelta(days=1)
+    for dimension, name in (("browsers", "Firefox"), ("os", "Linux"), ("devices", "Desktop")):
+        VisitBreakdown.objects.create(link=link, day=day, dimension=dimension, name=name, visits=3)
+    visit(client, "brk", agent=FIREFOX_LINUX, address=US_ADDRESS)
+    visit(client, "brk", agent=SAFARI_IPHONE, address=DE_ADDRESS)
+    fastpath.flush_visits()
+
+    agents = VisitBreakdown.objects.filter(link=link, dimension="agents").order_by("name")
+    assert [(row.name.split("\x1f"), row.visits) for row in agents] == [
+        (["Firefox", "Linux", "Desktop"], 1),
+        (["Mobile Safari", "iOS", "Mobile"], 1),
+    ]
+    body = client.get("/s/stats/brk", {**JSON, "from": day.isoformat()}).json()
+    assert body["browsers"] == [{"name": "Firefox", "visits": 4}, {"name": "Mobile Safari", "visits": 1}]
+    assert body["os"] == [{"name": "Linux", "visits": 4}, {"name": "iOS", "visits": 1}]
+    assert body["devices"] == [{"name": "Desktop", "visits": 4}, {"name": "Mobile", "visits": 1}]
+    page = client.get("/s/stats/brk", {"from": day.isoformat()}).content.decode()
+    assert "Mobile Safari" in page and "\x1f" not in page
+
+
+def test_long_browser_names_share_their_row_within_its_size():
+    browser = "B\x1f" + "r" * 150
+    name = agent_name(browser, "Some OS", "Desktop")
+
+    assert len(name) <= VisitBreakdown._meta.get_field("name").max_length
+    assert agent_parts(name) == (("B " + "r" * 150)[:AGENT_PART_MAX], "Some OS", "Desktop")
 
 
 def test_the_page_shows_the_tables_the_range_and_the_credits(client, link):
@@ -297,7 +331,7 @@ def test_parallel_flushes_keep_breakdowns_equal_to_the_raw_visits(user):
     for link in links:
         raw = Visit.objects.filter(link=link).count()
         assert ShortLink.objects.get(pk=link.pk).counter == raw == 100
-        for dimension in ("referrers", "browsers", "os", "devices", "countries"):
+        for dimension in ("referrers", "agents", "countries"):
             total = sum(VisitBreakdown.objects.filter(link=link, dimension=dimension).values_list("visits", flat=True))
             assert total == raw, dimension
 

@@ -101,8 +101,8 @@ def test_limited_visits_beside_parallel_flushes_agree_everywhere():
         visits = Visit.objects.filter(link=link).count()
         assert ShortLink.objects.get(pk=link.pk).counter == visits > 0
         assert sum(DailyVisits.objects.filter(link=link).values_list("visits", flat=True)) == visits
-        browsers = VisitBreakdown.objects.filter(link=link, dimension="browsers").values_list("visits", flat=True)
-        assert sum(browsers) == visits
+        agents = VisitBreakdown.objects.filter(link=link, dimension="agents").values_list("visits", flat=True)
+        assert sum(agents) == visits
     assert SiteDailyVisits.objects.get(day=today).visits == Visit.objects.count() == sum(results)
 
 
