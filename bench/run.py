@@ -357,11 +357,22 @@ def target_verdict(scenario: Scenario, ratio: float, result: WrkResult) -> str:
     return ", ".join(parts)
 
 
+def autogroups() -> str:
+    """Whether Linux shares the CPU out by session first: it sets PostgreSQL's tails (bench/README.md)."""
+    try:
+        enabled = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+    except OSError:
+        return ""
+    if enabled:
+        return ", Linux autogroups ON (deploy/sysctl-webtools.conf turns them off)"
+    return ", Linux autogroups off"
+
+
 def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> None:
     print()
     print(
         f"{args.duration}s per scenario, {args.connections} connections, "
-        f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads"
+        f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads{autogroups()}"
     )
     header = f"{'scenario':<50} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
     print(header)
