@@ -131,7 +131,8 @@ def agent_name(browser: str, os_family: str, device: str) -> str:
 
 
 def agent_parts(name: str) -> tuple[str, str, str]:
-    browser, os_family, device = ([*name.split(AGENT_SEPARATOR, 2), UNKNOWN, UNKNOWN])[:3]
+    """(browser, OS, device) of a stored agent name."""
+    browser, os_family, device, *_ = [*name.split(AGENT_SEPARATOR, 2), UNKNOWN, UNKNOWN]
     return browser, os_family, device
 
 
