@@ -112,6 +112,8 @@ SHARED_AUDITS: dict[tuple, list[str]] = {
 }
 MAX_FAILING_SHARE = 0.8
 BOOTSTRAP_SAMPLES = 2000
+# What a Lighthouse run that failed raises: it exited with an error, hung, or wrote no usable report.
+LIGHTHOUSE_FAILURES = (subprocess.SubprocessError, OSError, KeyError, ValueError)
 # Chromium may talk to the corpus on 127.0.0.1 and nothing else: the rest goes to a closed port.
 CHROME_FLAGS = [
     "--headless=new",
@@ -235,6 +237,15 @@ def cached_lighthouse() -> dict[str, dict]:
     return json.loads(CACHE.read_text()) if CACHE.exists() else {}
 
 
+def save_lighthouse(cache: dict[str, dict]) -> None:
+    CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+
+
+def lighthouse_url(site: TestSite, file: str) -> str:
+    """Where Chromium under Lighthouse reads a corpus page: HTTP/1.1 only, as browsers get it."""
+    return site.url(f"/corpus/{file}", site="tls-http1")
+
+
 @dataclass
 class Saved:
     """A page's saved analysis (--json), scored again by today's rules."""
@@ -284,16 +295,15 @@ def lighthouse_results(site: TestSite, manifest: list[dict], lighthouse: str | N
 
         def one(page: dict) -> None:
             started = time.monotonic()
-            url = site.url(f"/corpus/{page['file']}", site="tls-http1")
             try:
-                result = run_lighthouse(lighthouse, url)
-            except (subprocess.SubprocessError, OSError, KeyError, ValueError) as exc:
+                result = run_lighthouse(lighthouse, lighthouse_url(site, page["file"]))
+            except LIGHTHOUSE_FAILURES as exc:
                 print(f"Lighthouse failed on {page['file']}: {exc}", file=sys.stderr)
                 return
             result = {"sha256": page["sha256"], **result, "seconds": round(time.monotonic() - started, 1)}
             with lock:
                 cache[page["file"]] = result
-                CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+                save_lighthouse(cache)
                 print(f"Lighthouse {len(cache)}/{len(manifest)}: {page['file']} {result['seconds']} s", file=sys.stderr)
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -317,15 +327,14 @@ def repeat_lighthouse(site: TestSite, files: list[str], lighthouse: str, runs: i
     wanted = [file for file in files if file in cache for _ in range(len(metric_runs(cache[file])), runs)]
 
     def one(file: str) -> None:
-        url = site.url(f"/corpus/{file}", site="tls-http1")
         try:
-            metrics = run_lighthouse_categories(lighthouse, url, ("performance",))["metrics"]
-        except (subprocess.SubprocessError, OSError, KeyError, ValueError) as exc:
+            metrics = run_lighthouse_categories(lighthouse, lighthouse_url(site, file), ("performance",))["metrics"]
+        except LIGHTHOUSE_FAILURES as exc:
             print(f"Lighthouse failed on {file}: {exc}", file=sys.stderr)
             return
         with lock:
             cache[file]["metric_runs"] = [*metric_runs(cache[file]), metrics]
-            CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+            save_lighthouse(cache)
             print(f"Lighthouse run {len(cache[file]['metric_runs'])} of {file}", file=sys.stderr)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
