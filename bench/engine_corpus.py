@@ -22,8 +22,14 @@ for the chosen part (--part, default held-out):
   (the median of its runs: `--lighthouse-runs N` runs its performance category again on the
   part's pages until each has N), and Lighthouse's first run against its second.
 
+Each page is served alone by default, so most of its images, stylesheets and scripts are
+missing. `--sites DIR` serves each page at its path among its repository's files instead (one
+site per repository and commit, from DIR/OWNER+NAME@COMMIT, e.g. made by `git -C CLONE archive
+COMMIT | tar -x -C DIR/OWNER+NAME@COMMIT`), so that its scripts run and its lab metrics mean
+something; Lighthouse's answers for that way of serving go to bench/corpus/lighthouse-sites.json.
+
     npm install --prefix /some/dir lighthouse@12          # once, outside the repository
-    .venv/bin/python bench/engine_corpus.py --pages DIR [--render] [--part all] \\
+    .venv/bin/python bench/engine_corpus.py --pages DIR [--sites DIR] [--render] [--part all] \\
         [--lighthouse /some/dir/node_modules/.bin/lighthouse [--lighthouse-runs 3]] [--jobs 2] [--port 18343]
 
 Nothing leaves the machine: our engine resolves only 127.0.0.1, and Chromium (under
@@ -34,8 +40,10 @@ so that nothing is run twice; Lighthouse runs under `nice`.
 """
 
 import argparse
+import gzip
 import hashlib
 import json
+import mimetypes
 import os
 import random
 import shutil
@@ -50,6 +58,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote, unquote, urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -65,12 +74,13 @@ from django.conf import settings  # noqa: E402
 from reports.analysis import analyze, config, fetch, lab, netguard, scoring  # noqa: E402
 from reports.analysis.checks import CATEGORIES as CATEGORIES_OF_CHECKS  # noqa: E402
 from tests.reports.corpus import CORPUS_PAGES  # noqa: E402
-from tests.reports.testsite import TestSite, make_certificates  # noqa: E402
+from tests.reports.testsite import CORPUS_HEADERS, TestSite, TestSiteHandler, make_certificates  # noqa: E402
 
 CORPUS = ROOT / "bench" / "corpus"
 MANIFEST = CORPUS / "pages.json"
 SPLIT = CORPUS / "split.json"
 CACHE = CORPUS / "lighthouse.json"
+SITES_CACHE = CORPUS / "lighthouse-sites.json"  # the same, for the pages served with their sites (--sites)
 SPLIT_SEED = 2111  # issue 21, item 1: drawn once; never draw again
 CALIBRATION_SHARE = 0.6
 CATEGORIES = ("seo", "accessibility", "best-practices")
@@ -233,17 +243,88 @@ def run_lighthouse_categories(lighthouse: str, url: str, categories: tuple[str, 
     }
 
 
-def cached_lighthouse() -> dict[str, dict]:
-    return json.loads(CACHE.read_text()) if CACHE.exists() else {}
+def cached_lighthouse(path: Path) -> dict[str, dict]:
+    return json.loads(path.read_text()) if path.exists() else {}
 
 
-def save_lighthouse(cache: dict[str, dict]) -> None:
-    CACHE.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
+def save_lighthouse(cache: dict[str, dict], path: Path) -> None:
+    path.write_text(json.dumps(cache, indent=0, sort_keys=True) + "\n")
 
 
-def lighthouse_url(site: TestSite, file: str) -> str:
-    """Where Chromium under Lighthouse reads a corpus page: HTTP/1.1 only, as browsers get it."""
-    return site.url(f"/corpus/{file}", site="tls-http1")
+class SiteHandler(TestSiteHandler):
+    """A page's own site: its repository's files at the recorded commit, served as GitHub Pages would
+    (compressed, with HSTS); what the repository lacks (robots.txt, a sitemap, a favicon, a 404 page)
+    the test site answers, as it does for the pages served alone."""
+
+    def handle_path(self, *, send_body: bool) -> None:
+        file = self.site_file(unquote(urlsplit(self.path).path))
+        if file is None:
+            super().handle_path(send_body=send_body)
+            return
+        self.send_body = send_body
+        self.server.requests.append((self.command, self.path))
+        body = file.read_bytes()
+        # Apache's manual names its pages index.html.fr.utf8 and the like: the first known suffix tells.
+        known = (mimetypes.guess_type(f"x{suffix}")[0] for suffix in file.suffixes)
+        content_type = next(filter(None, known), "application/octet-stream")
+        if content_type == "text/html":
+            self.html_bytes(body, headers=CORPUS_HEADERS)
+            return
+        headers = dict(CORPUS_HEADERS)
+        compressible = content_type.startswith("text/") or content_type.endswith(("javascript", "json", "svg+xml"))
+        if compressible and "gzip" in self.headers.get("Accept-Encoding", ""):
+            body = gzip.compress(body)
+            headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
+        self.reply(200, content_type, body, headers)
+
+    def site_file(self, path: str) -> Path | None:
+        root = self.server.root
+        file = (root / path.lstrip("/")).resolve()
+        if file.is_dir():
+            file = file / "index.html"
+        return file if file.is_relative_to(root) and file.is_file() else None
+
+
+class ServedCorpus:
+    """The corpus on HTTPS sites of 127.0.0.1 (port P offers HTTP/2 by ALPN to our engine's probe, as
+    GitHub Pages would; browsers get the same on P+1, HTTP/1.1 only, as they would not accept the offer).
+
+    By default each page is served alone at /corpus/<file> of the test site, so most of its images,
+    stylesheets and scripts are missing. With `sites` (a directory holding each repository's files at
+    the recorded commit, in OWNER+NAME@COMMIT) each page is served at its path in its repository, with
+    everything the repository holds, one site per repository and commit (ports P+2i and P+2i+1;
+    free ports when P is 0).
+    """
+
+    def __init__(self, manifest: list[dict], certificates: object, port: int, sites: Path | None) -> None:
+        self.pages = {page["file"]: page for page in manifest}
+        self.cache = SITES_CACHE if sites else CACHE
+        self.sites: dict[tuple[str, str] | None, TestSite] = {}
+        if sites is None:
+            self.sites[None] = TestSite(certificates, ports={"tls": port, "tls-http1": port + 1})
+            return
+        trees = sorted({(page["repository"], page["commit"]) for page in manifest})
+        for index, (repository, commit) in enumerate(trees):
+            root = (sites / f"{repository.replace('/', '+')}@{commit}").resolve()
+            if not root.is_dir():
+                self.close()
+                sys.exit(f"{root} is missing: --sites must hold each repository's files at its commit")
+            ports = {"tls": port + 2 * index, "tls-http1": port + 2 * index + 1} if port else {}
+            site = self.sites[(repository, commit)] = TestSite(certificates, ports=ports, handler=SiteHandler)
+            for server in site.servers.values():
+                server.root = root
+
+    def url(self, file: str, *, browser: bool = False) -> str:
+        """Where our engine reads a corpus page, or with `browser`, where Chromium under Lighthouse does."""
+        site = "tls-http1" if browser else "tls"
+        if None in self.sites:
+            return self.sites[None].url(f"/corpus/{file}", site=site)
+        page = self.pages[file]
+        return self.sites[(page["repository"], page["commit"])].url("/" + quote(page["path"]), site=site)
+
+    def close(self) -> None:
+        for site in self.sites.values():
+            site.close()
 
 
 @dataclass
@@ -287,24 +368,32 @@ def rescored(saved: dict, files: list[str]) -> tuple[dict, dict]:
     return modes[0], modes[1]
 
 
-def lighthouse_results(site: TestSite, manifest: list[dict], lighthouse: str | None, jobs: int) -> dict[str, dict]:
-    cache = cached_lighthouse()
-    missing = [page for page in manifest if cache.get(page["file"], {}).get("sha256") != page["sha256"]]
+def lighthouse_results(
+    corpus: ServedCorpus, manifest: list[dict], files: list[str], lighthouse: str | None, jobs: int
+) -> dict[str, dict]:
+    """Lighthouse's answers for every page it has run on; it runs on the pages of `files` it has not."""
+    cache = cached_lighthouse(corpus.cache)
+    wanted = set(files)
+    missing = [
+        page
+        for page in manifest
+        if page["file"] in wanted and cache.get(page["file"], {}).get("sha256") != page["sha256"]
+    ]
     if missing and lighthouse:
         lock = threading.Lock()
 
         def one(page: dict) -> None:
             started = time.monotonic()
             try:
-                result = run_lighthouse(lighthouse, lighthouse_url(site, page["file"]))
+                result = run_lighthouse(lighthouse, corpus.url(page["file"], browser=True))
             except LIGHTHOUSE_FAILURES as exc:
                 print(f"Lighthouse failed on {page['file']}: {exc}", file=sys.stderr)
                 return
             result = {"sha256": page["sha256"], **result, "seconds": round(time.monotonic() - started, 1)}
             with lock:
                 cache[page["file"]] = result
-                save_lighthouse(cache)
-                print(f"Lighthouse {len(cache)}/{len(manifest)}: {page['file']} {result['seconds']} s", file=sys.stderr)
+                save_lighthouse(cache, corpus.cache)
+                print(f"Lighthouse {len(cache)}: {page['file']} {result['seconds']} s", file=sys.stderr)
 
         with ThreadPoolExecutor(max_workers=jobs) as pool:
             list(pool.map(one, missing))
@@ -316,25 +405,26 @@ def metric_runs(entry: dict) -> list[dict]:
     return entry.get("metric_runs") or [entry.get("metrics", {})]
 
 
-def repeat_lighthouse(site: TestSite, files: list[str], lighthouse: str, runs: int, jobs: int) -> None:
+def repeat_lighthouse(corpus: ServedCorpus, files: list[str], lighthouse: str, runs: int, jobs: int) -> None:
     """Run Lighthouse's performance category again on `files` until each has `runs` runs of its lab metrics.
 
     One run's TBT is the CPU time the machine left Chromium, so a single run is a poor reference
     (bench/README.md): the median of several is compared instead.
     """
-    cache = cached_lighthouse()
+    cache = cached_lighthouse(corpus.cache)
     lock = threading.Lock()
     wanted = [file for file in files if file in cache for _ in range(len(metric_runs(cache[file])), runs)]
 
     def one(file: str) -> None:
         try:
-            metrics = run_lighthouse_categories(lighthouse, lighthouse_url(site, file), ("performance",))["metrics"]
+            url = corpus.url(file, browser=True)
+            metrics = run_lighthouse_categories(lighthouse, url, ("performance",))["metrics"]
         except LIGHTHOUSE_FAILURES as exc:
             print(f"Lighthouse failed on {file}: {exc}", file=sys.stderr)
             return
         with lock:
             cache[file]["metric_runs"] = [*metric_runs(cache[file]), metrics]
-            save_lighthouse(cache)
+            save_lighthouse(cache, corpus.cache)
             print(f"Lighthouse run {len(cache[file]['metric_runs'])} of {file}", file=sys.stderr)
 
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -348,12 +438,12 @@ def lighthouse_passes(audits: dict, keys: list[str]) -> bool | None:
     return all(score is None or score >= 0.9 for score in scores)
 
 
-def analyse_corpus(site: TestSite, files: list[str], *, render: bool) -> dict[str, tuple[object, float]]:
+def analyse_corpus(corpus: ServedCorpus, files: list[str], *, render: bool) -> dict[str, tuple[object, float]]:
     settings.REPORTS_RENDER = render
     results = {}
     for file in files:
         started = time.monotonic()
-        result = analyze(site.url(f"/corpus/{file}", site="tls"))
+        result = analyze(corpus.url(file))
         results[file] = (result, time.monotonic() - started)
     return results
 
@@ -362,6 +452,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pages", type=Path, required=True, help="the directory holding the corpus pages")
     parser.add_argument("--port", type=int, default=18343, help="port of the HTTPS test site (default 18343)")
+    parser.add_argument(
+        "--sites",
+        type=Path,
+        help="serve each page with its repository's files, from this directory (OWNER+NAME@COMMIT each); "
+        "Lighthouse's answers then go to bench/corpus/lighthouse-sites.json",
+    )
     parser.add_argument("--render", action="store_true", help="also analyse the pages rendered (REPORTS_RENDER)")
     parser.add_argument("--part", choices=("held-out", "calibration", "all"), default="held-out")
     parser.add_argument("--lighthouse", help="the lighthouse executable, to run it on pages not in the cache")
@@ -393,24 +489,26 @@ def main() -> None:
 
     if args.results:
         plain, rendered = rescored(json.loads(args.results.read_text()), files)
-        theirs = {page["file"]: entry for page in manifest if (entry := cached_lighthouse().get(page["file"]))}
+        cache = cached_lighthouse(SITES_CACHE if args.sites else CACHE)
+        theirs = {page["file"]: entry for page in manifest if (entry := cache.get(page["file"]))}
         report(args.part, files, plain, rendered, theirs)
         return
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     netguard.resolve = local_only
-    site = TestSite(make_certificates(Path(tempfile.mkdtemp())), ports={"tls": args.port, "tls-http1": args.port + 1})
-    fetch.ssl_context = lambda: ssl.create_default_context(cafile=str(site.certificates.ca_cert))
+    certificates = make_certificates(Path(tempfile.mkdtemp()))
+    fetch.ssl_context = lambda: ssl.create_default_context(cafile=str(certificates.ca_cert))
+    corpus = ServedCorpus(manifest, certificates, args.port, args.sites)
     try:
-        theirs = lighthouse_results(site, manifest, lighthouse, args.jobs)
+        theirs = lighthouse_results(corpus, manifest, files, lighthouse, args.jobs)
         if lighthouse and args.lighthouse_runs > 1:
-            repeat_lighthouse(site, files, lighthouse, args.lighthouse_runs, args.jobs)
-            theirs = {file: entry for file, entry in cached_lighthouse().items() if file in theirs}
+            repeat_lighthouse(corpus, files, lighthouse, args.lighthouse_runs, args.jobs)
+            theirs = {file: entry for file, entry in cached_lighthouse(corpus.cache).items() if file in theirs}
         if args.lighthouse_only:
             return
-        plain = analyse_corpus(site, files, render=False)
-        rendered = analyse_corpus(site, files, render=True) if args.render else {}
+        plain = analyse_corpus(corpus, files, render=False)
+        rendered = analyse_corpus(corpus, files, render=True) if args.render else {}
     finally:
-        site.close()
+        corpus.close()
     if args.json:
         args.json.write_text(json.dumps(dump(plain, rendered), indent=0))
     report(args.part, files, plain, rendered, theirs)

@@ -515,8 +515,10 @@ class TestSiteServer(ThreadingHTTPServer):
     __test__ = False
     daemon_threads = True
 
-    def __init__(self, kind: str, tls: ssl.SSLContext | None = None, port: int = 0) -> None:
-        super().__init__(("127.0.0.1", port), TestSiteHandler)
+    def __init__(
+        self, kind: str, tls: ssl.SSLContext | None = None, port: int = 0, handler: type = TestSiteHandler
+    ) -> None:
+        super().__init__(("127.0.0.1", port), handler)
         self.kind = kind
         self.requests: list[tuple[str, str]] = []
         self.user_agents: list[str] = []
@@ -539,20 +541,32 @@ class TestSite:
 
     __test__ = False
 
-    def __init__(self, certificates: "Certificates | None" = None, ports: dict[str, int] | None = None) -> None:
-        """`ports` pins a site to a port (e.g. {"tls": 18343} for a benchmark); others get a free one."""
+    def __init__(
+        self,
+        certificates: "Certificates | None" = None,
+        ports: dict[str, int] | None = None,
+        handler: type = TestSiteHandler,
+    ) -> None:
+        """`ports` pins a site to a port (e.g. {"tls": 18343} for a benchmark); others get a free one.
+
+        `handler` answers the requests: a subclass of TestSiteHandler may serve more (bench/engine_corpus.py).
+        """
         self.certificates = certificates
         ports = ports or {}
-        self.servers = {kind: TestSiteServer(kind, port=ports.get(kind, 0)) for kind in ("good", "bad")}
+        self.servers = {
+            kind: TestSiteServer(kind, port=ports.get(kind, 0), handler=handler) for kind in ("good", "bad")
+        }
         if certificates is not None:
             context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             context.load_cert_chain(certificates.server_cert, certificates.server_key)
             context.set_alpn_protocols(["h2", "http/1.1"])
-            self.servers["tls"] = TestSiteServer("good", tls=context, port=ports.get("tls", 0))
+            self.servers["tls"] = TestSiteServer("good", tls=context, port=ports.get("tls", 0), handler=handler)
             # The same site for browsers, which would hold the "tls" site to its offer of HTTP/2.
             browser_context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
             browser_context.load_cert_chain(certificates.server_cert, certificates.server_key)
-            self.servers["tls-http1"] = TestSiteServer("good", tls=browser_context, port=ports.get("tls-http1", 0))
+            self.servers["tls-http1"] = TestSiteServer(
+                "good", tls=browser_context, port=ports.get("tls-http1", 0), handler=handler
+            )
         self.threads = [
             threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
             for server in self.servers.values()
