@@ -74,7 +74,13 @@ from django.conf import settings  # noqa: E402
 from reports.analysis import analyze, config, fetch, lab, netguard, scoring  # noqa: E402
 from reports.analysis.checks import CATEGORIES as CATEGORIES_OF_CHECKS  # noqa: E402
 from tests.reports.corpus import CORPUS_PAGES  # noqa: E402
-from tests.reports.testsite import CORPUS_HEADERS, TestSite, TestSiteHandler, make_certificates  # noqa: E402
+from tests.reports.testsite import (  # noqa: E402
+    CORPUS_HEADERS,
+    Certificates,
+    TestSite,
+    TestSiteHandler,
+    make_certificates,
+)
 
 CORPUS = ROOT / "bench" / "corpus"
 MANIFEST = CORPUS / "pages.json"
@@ -286,8 +292,8 @@ class SiteHandler(TestSiteHandler):
 
 
 class ServedCorpus:
-    """The corpus on HTTPS sites of 127.0.0.1 (port P offers HTTP/2 by ALPN to our engine's probe, as
-    GitHub Pages would; browsers get the same on P+1, HTTP/1.1 only, as they would not accept the offer).
+    """The corpus on HTTPS sites of 127.0.0.1: port P offers HTTP/2 by ALPN to our engine's probe, as
+    GitHub Pages would; browsers, which would hold the site to that offer, read the same on P+1.
 
     By default each page is served alone at /corpus/<file> of the test site, so most of its images,
     stylesheets and scripts are missing. With `sites` (a directory holding each repository's files at
@@ -296,7 +302,7 @@ class ServedCorpus:
     free ports when P is 0).
     """
 
-    def __init__(self, manifest: list[dict], certificates: object, port: int, sites: Path | None) -> None:
+    def __init__(self, manifest: list[dict], certificates: Certificates, port: int, sites: Path | None) -> None:
         self.pages = {page["file"]: page for page in manifest}
         self.cache = SITES_CACHE if sites else CACHE
         self.sites: dict[tuple[str, str] | None, TestSite] = {}
