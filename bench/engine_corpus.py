@@ -40,7 +40,6 @@ so that nothing is run twice; Lighthouse runs under `nice`.
 """
 
 import argparse
-import gzip
 import hashlib
 import json
 import mimetypes
@@ -58,7 +57,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -77,6 +76,7 @@ from tests.reports.corpus import CORPUS_PAGES  # noqa: E402
 from tests.reports.testsite import (  # noqa: E402
     CORPUS_HEADERS,
     Certificates,
+    Hit,
     TestSite,
     TestSiteHandler,
     make_certificates,
@@ -249,6 +249,11 @@ def run_lighthouse_categories(lighthouse: str, url: str, categories: tuple[str, 
     }
 
 
+def cache_path(sites: Path | None) -> Path:
+    """Lighthouse's answers for the pages served alone, or with their sites."""
+    return SITES_CACHE if sites else CACHE
+
+
 def cached_lighthouse(path: Path) -> dict[str, dict]:
     return json.loads(path.read_text()) if path.exists() else {}
 
@@ -262,26 +267,19 @@ class SiteHandler(TestSiteHandler):
     (compressed, with HSTS); what the repository lacks (robots.txt, a sitemap, a favicon, a 404 page)
     the test site answers, as it does for the pages served alone."""
 
-    def handle_path(self, *, send_body: bool) -> None:
-        file = self.site_file(unquote(urlsplit(self.path).path))
+    def route(self, hit: Hit) -> bool | None:
+        file = self.site_file(unquote(hit.path))
         if file is None:
-            super().handle_path(send_body=send_body)
-            return
-        self.send_body = send_body
-        self.server.requests.append((self.command, self.path))
+            return super().route(hit)
         body = file.read_bytes()
         # Apache's manual names its pages index.html.fr.utf8 and the like: the first known suffix tells.
         known = (mimetypes.guess_type(f"x{suffix}")[0] for suffix in file.suffixes)
         content_type = next(filter(None, known), "application/octet-stream")
-        if content_type == "text/html":
-            self.html_bytes(body, headers=CORPUS_HEADERS)
-            return
-        headers = dict(CORPUS_HEADERS)
-        compressible = content_type.startswith("text/") or content_type.endswith(("javascript", "json", "svg+xml"))
-        if compressible and "gzip" in self.headers.get("Accept-Encoding", ""):
-            body = gzip.compress(body)
-            headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
-        self.reply(200, content_type, body, headers)
+        if content_type.startswith("text/") or content_type.endswith(("javascript", "json", "svg+xml")):
+            self.html_bytes(body, headers=CORPUS_HEADERS, content_type=content_type)
+        else:
+            self.reply(200, content_type, body, CORPUS_HEADERS)
+        return None
 
     def site_file(self, path: str) -> Path | None:
         root = self.server.root
@@ -304,7 +302,7 @@ class ServedCorpus:
 
     def __init__(self, manifest: list[dict], certificates: Certificates, port: int, sites: Path | None) -> None:
         self.pages = {page["file"]: page for page in manifest}
-        self.cache = SITES_CACHE if sites else CACHE
+        self.cache = cache_path(sites)
         self.sites: dict[tuple[str, str] | None, TestSite] = {}
         if sites is None:
             self.sites[None] = TestSite(certificates, ports={"tls": port, "tls-http1": port + 1})
@@ -495,7 +493,7 @@ def main() -> None:
 
     if args.results:
         plain, rendered = rescored(json.loads(args.results.read_text()), files)
-        cache = cached_lighthouse(SITES_CACHE if args.sites else CACHE)
+        cache = cached_lighthouse(cache_path(args.sites))
         theirs = {page["file"]: entry for page in manifest if (entry := cache.get(page["file"]))}
         report(args.part, files, plain, rendered, theirs)
         return

@@ -266,10 +266,15 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         self.server.requests.append((self.command, self.path))
         self.server.user_agents.append(self.headers.get("User-Agent", ""))
         hit = Hit(path, query, f"{self.server.scheme}://127.0.0.1:{self.server.server_port}", self.server.kind == "bad")
+        if self.route(hit) is False:
+            self.not_found(hit)
+
+    def route(self, hit: "Hit") -> bool | None:
+        """Answer `hit` by its route: None when answered, False when the path is not served here."""
+        path = hit.path
         route = ROUTES.get(path) or next((route for prefix, route in PREFIX_ROUTES if path.startswith(prefix)), None)
         # A route answers None, or False when the path is not served on this site (kind).
-        if route is None or route(self, hit) is False:
-            self.not_found(hit)
+        return False if route is None else route(self, hit)
 
     # Routes: each answers one path (or prefix) of the table ROUTES below the class.
 
@@ -363,14 +368,14 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         if self.send_body:
             self.wfile.write(body)
 
-    def html_bytes(self, body: bytes, *, headers: dict[str, str]) -> None:
-        """A page sent as it is stored (its own charset), compressed as the client accepts."""
+    def html_bytes(self, body: bytes, *, headers: dict[str, str], content_type: str = "text/html") -> None:
+        """A page (or another text file) sent as it is stored (its own charset), gzipped if the client accepts."""
         headers = dict(headers)
         accepted = self.headers.get("Accept-Encoding", "")
         if "gzip" in accepted:
             body = gzip.compress(body)
             headers.update({"Content-Encoding": "gzip", "Vary": "Accept-Encoding"})
-        self.reply(200, "text/html", body, headers)
+        self.reply(200, content_type, body, headers)
 
     def html(
         self,
