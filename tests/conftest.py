@@ -8,6 +8,7 @@ pytest.register_assert_rewrite("tests.reports.asserts", "tests.pastes.asserts", 
 
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
+from django.db import OperationalError  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from reports.tasks import forget_unclaimed  # noqa: E402
@@ -29,6 +30,36 @@ def _test_environment(settings):
     cache.clear()
     yield
     cache.clear()
+
+
+FLUSH_ATTEMPTS = 5
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _flush_outlasts_a_deadlock():
+    """Empty the database again when PostgreSQL aborted the emptying to break a deadlock.
+
+    Servers and workers that tests start (tests/servers.py) keep writing from threads of their
+    own after a response: the visit flusher writes five tables in one transaction. A transactional
+    test's teardown truncates every table in one statement, locking them in another order, and
+    when the two meet PostgreSQL aborts one of them. The flusher retries its batch; so does this.
+    """
+    from django.db.backends.postgresql.operations import DatabaseOperations
+    from psycopg.errors import DeadlockDetected
+
+    execute_sql_flush = DatabaseOperations.execute_sql_flush
+
+    def retried(self, sql_list):
+        for attempt in range(1, FLUSH_ATTEMPTS + 1):
+            try:
+                return execute_sql_flush(self, sql_list)
+            except OperationalError as error:
+                if not isinstance(error.__cause__, DeadlockDetected) or attempt == FLUSH_ATTEMPTS:
+                    raise
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(DatabaseOperations, "execute_sql_flush", retried)
+        yield
 
 
 @pytest.fixture(scope="session")
