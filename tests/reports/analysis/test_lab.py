@@ -73,6 +73,29 @@ def test_metrics_count_cpu_time_four_times_and_add_the_modelled_network():
     assert measured["profile"] == {"rtt_ms": 150, "throughput_kbps": 1638.4, "cpu_slowdown": 4}
 
 
+def script(url, ts_ms):
+    return event("EvaluateScript", ts_ms * 1000, ph="X", dur=1000, args={"data": {"url": url}})
+
+
+def test_a_long_task_before_the_paint_counts_half_when_it_runs_only_the_page_s_inline_scripts():
+    events = trace(
+        event("navigationStart", 0),
+        task(10, 100, 60),  # the page's inline script draws a chart: 4 x 60 - 50 = 190 ms, half counts
+        script(PAGE + "#top", 20),
+        task(200, 100, 60),  # a library's script before the paint, as Lighthouse waits for it: nothing
+        script("https://shop.example/chart.js", 210),
+        task(400, 100, 60),  # both in one task: nothing
+        script(PAGE, 410),
+        script("https://shop.example/chart.js", 420),
+        task(600, 100, 60),  # parsing alone: nothing
+        event("firstContentfulPaint", 800_000),
+    )
+
+    measured = lab.metrics(events, {"resources": []}, PAGE, {PAGE: 0})
+
+    assert measured["tbt"]["value"] == 95
+
+
 def test_render_blocking_resources_and_an_image_as_largest_element_add_their_round_trips():
     events = trace(event("navigationStart", 0), event("firstContentfulPaint", 10_000))
     observed = {
