@@ -22,7 +22,8 @@ measured, because the two ways of throttling Chromium itself do not hold here:
 So FCP = network up to first paint + 4 x the main thread's CPU time before it; LCP likewise up
 to the largest paint; TBT = what each main-thread task after the first paint runs over 50 ms at
 4x its CPU time, summed (half of it for a task before the paint that runs the page's inline
-scripts: Timeline.blocking_ms says why); CLS = the largest session window of layout shifts (PerformanceObserver).
+scripts: Timeline.blocking_ms says why); CLS = the largest session window of layout shifts
+(PerformanceObserver).
 Each is rated with Lighthouse's thresholds (good at or below the first, poor above the second)
 and scored 0-1 on Lighthouse's log-normal curve through those two points.
 """
@@ -125,7 +126,7 @@ class Timeline:
         events = json.loads(trace).get("traceEvents", [])
         self.fcp = self.lcp = self.start = None
         self.tasks: list[tuple[float, float, float]] = []  # (start, wall duration, CPU duration)
-        self.scripts: list[tuple[float, str]] = []  # (time, URL) of each script evaluated
+        self.scripts: list[tuple[float, str]] = []  # (time, URL without its fragment) of each script evaluated
         frame = thread = None
         for event in events:
             if event.get("name") == "firstContentfulPaint" and self.fcp is None:
@@ -145,7 +146,7 @@ class Timeline:
                 duration = event.get("dur") or 0
                 self.tasks.append((event["ts"], duration, event.get("tdur", duration)))
             elif name == "EvaluateScript" and (event.get("pid"), event.get("tid")) == thread:
-                self.scripts.append((event["ts"], (args.get("data") or {}).get("url") or ""))
+                self.scripts.append((event["ts"], urldefrag((args.get("data") or {}).get("url") or "").url))
         if self.start is None:
             self.start = min((task[0] for task in self.tasks), default=self.fcp)
 
@@ -177,13 +178,15 @@ class Timeline:
             if end > self.fcp:
                 share = (end - max(began, self.fcp)) / wall if wall else 1
                 total += max(0.0, cpu * share * slowdown / 1000 - LONG_TASK_MS)
-            elif self._runs_only(document, began, end):
-                total += max(0.0, cpu * slowdown / 1000 - LONG_TASK_MS) / 2
+                continue
+            # Before the paint: only a long task is worth asking which scripts it ran.
+            blocking = cpu * slowdown / 1000 - LONG_TASK_MS
+            if blocking > 0 and self._runs_only(document, began, end):
+                total += blocking / 2
         return total
 
     def _runs_only(self, url: str, began: float, end: float) -> bool:
-        urls = {urldefrag(script).url for time, script in self.scripts if began <= time < end}
-        return urls == {url}
+        return {script for time, script in self.scripts if began <= time < end} == {url}
 
 
 def metrics(trace: bytes, observed: dict, document_url: str, wire_bytes: dict[str, int]) -> dict:
