@@ -23,19 +23,24 @@ So FCP = network up to first paint + 4 x the main thread's CPU time before it; L
 to the largest paint; TBT = what each main-thread task after the first paint runs over 50 ms at
 4x its CPU time, summed (half of it for a task before the paint that runs the page's inline
 scripts: Timeline.blocking_ms says why); CLS = the largest session window of layout shifts
-(PerformanceObserver).
+(PerformanceObserver). As in Lighthouse's simulation, a task that lays the page out counts 2x
+instead of 4x: layout is less bound by the CPU than scripts are (Lantern's layoutTaskMultiplier).
 Each is rated with Lighthouse's thresholds (good at or below the first, poor above the second)
 and scored 0-1 on Lighthouse's log-normal curve through those two points.
 """
 
+import bisect
 import json
 import math
+from typing import NamedTuple
 from urllib.parse import urldefrag, urlsplit
 
 RTT_MS = 150
 THROUGHPUT_KBPS = 1638.4
 THROUGHPUT_BITS_PER_MS = THROUGHPUT_KBPS * 0.9  # less Lighthouse's 10 % for the headers
 CPU_SLOWDOWN = 4
+# Lantern's layoutTaskMultiplier: a task with a Layout event is slowed half as much as the others.
+LAYOUT_SLOWDOWN_SHARE = 0.5
 # metric → (good up to, poor above): Lighthouse 12's mobile thresholds (its score's p10 and median).
 THRESHOLDS = {
     "fcp": (1800, 3000),
@@ -119,15 +124,23 @@ def rate(metric: str, value: float | None) -> dict:
     return {"value": rounded, "unit": UNITS[metric], "rating": rating, "score": log_normal_score(metric, value)}
 
 
+class Task(NamedTuple):
+    start: float
+    wall: float  # duration
+    cpu: float  # the thread's CPU time during it
+    lays_out: bool  # it ran a Layout
+
+
 class Timeline:
     """The page's main thread in a Chromium trace: its tasks and its paint marks (times in µs)."""
 
     def __init__(self, trace: bytes) -> None:
         events = json.loads(trace).get("traceEvents", [])
         self.fcp = self.lcp = self.start = None
-        self.tasks: list[tuple[float, float, float]] = []  # (start, wall duration, CPU duration)
+        self.tasks: list[Task] = []
         self.scripts: list[tuple[float, str]] = []  # (time, URL without its fragment) of each script evaluated
         frame = thread = None
+        layouts: list[float] = []
         for event in events:
             if event.get("name") == "firstContentfulPaint" and self.fcp is None:
                 self.fcp, frame = event["ts"], (event.get("args") or {}).get("frame")
@@ -144,21 +157,27 @@ class Timeline:
                 self.lcp = event["ts"] if self.lcp is None else max(self.lcp, event["ts"])
             elif name in TASK_EVENTS and event.get("ph") == "X" and (event.get("pid"), event.get("tid")) == thread:
                 duration = event.get("dur") or 0
-                self.tasks.append((event["ts"], duration, event.get("tdur", duration)))
+                self.tasks.append(Task(event["ts"], duration, event.get("tdur", duration), False))
             elif name == "EvaluateScript" and (event.get("pid"), event.get("tid")) == thread:
                 self.scripts.append((event["ts"], urldefrag((args.get("data") or {}).get("url") or "").url))
+            elif name == "Layout" and (event.get("pid"), event.get("tid")) == thread:
+                layouts.append(event["ts"])
+        layouts.sort()
+        self.tasks = [
+            task._replace(lays_out=_any_between(layouts, task.start, task.start + task.wall)) for task in self.tasks
+        ]
         if self.start is None:
-            self.start = min((task[0] for task in self.tasks), default=self.fcp)
+            self.start = min((task.start for task in self.tasks), default=self.fcp)
 
-    def cpu_ms(self, until: float) -> float:
-        """The main thread's CPU time from the navigation to `until`, in ms."""
+    def slowed_ms(self, until: float, slowdown: float) -> float:
+        """The main thread's CPU time from the navigation to `until`, slowed down, in ms."""
         total = 0.0
-        for began, wall, cpu in self.tasks:
-            end = began + wall
-            if end <= self.start or began >= until:
+        for task in self.tasks:
+            end = task.start + task.wall
+            if end <= self.start or task.start >= until:
                 continue
-            overlap = min(end, until) - max(began, self.start)
-            total += cpu * (overlap / wall if wall else 1)
+            overlap = min(end, until) - max(task.start, self.start)
+            total += _slowed(task, slowdown) * (overlap / task.wall if task.wall else 1)
         return total / 1000
 
     def blocking_ms(self, slowdown: float, document_url: str) -> float:
@@ -173,20 +192,31 @@ class Timeline:
         """
         document = urldefrag(document_url).url
         total = 0.0
-        for began, wall, cpu in self.tasks:
-            end = began + wall
+        for task in self.tasks:
+            end = task.start + task.wall
             if end > self.fcp:
-                share = (end - max(began, self.fcp)) / wall if wall else 1
-                total += max(0.0, cpu * share * slowdown / 1000 - LONG_TASK_MS)
+                share = (end - max(task.start, self.fcp)) / task.wall if task.wall else 1
+                total += max(0.0, _slowed(task, slowdown) * share / 1000 - LONG_TASK_MS)
                 continue
             # Before the paint: only a long task is worth asking which scripts it ran.
-            blocking = cpu * slowdown / 1000 - LONG_TASK_MS
-            if blocking > 0 and self._runs_only(document, began, end):
+            blocking = _slowed(task, slowdown) / 1000 - LONG_TASK_MS
+            if blocking > 0 and self._runs_only(document, task.start, end):
                 total += blocking / 2
         return total
 
     def _runs_only(self, url: str, began: float, end: float) -> bool:
         return {script for time, script in self.scripts if began <= time < end} == {url}
+
+
+def _any_between(times: list[float], began: float, end: float) -> bool:
+    """Whether the sorted `times` hold one in [began, end)."""
+    index = bisect.bisect_left(times, began)
+    return index < len(times) and times[index] < end
+
+
+def _slowed(task: Task, slowdown: float) -> float:
+    """The task's CPU time (µs) under the throttled CPU."""
+    return task.cpu * slowdown * (LAYOUT_SLOWDOWN_SHARE if task.lays_out else 1)
 
 
 def metrics(trace: bytes, observed: dict, document_url: str, wire_bytes: dict[str, int]) -> dict:
@@ -207,8 +237,8 @@ def metrics(trace: bytes, observed: dict, document_url: str, wire_bytes: dict[st
     if blocking:
         round_trips = 3 if any(urlsplit(url).netloc != parts.netloc for url in blocking) else 1
         network += RTT_MS * round_trips + transfer_ms(sum(wire_bytes.get(url, 0) for url in blocking))
-    fcp = network + CPU_SLOWDOWN * timeline.cpu_ms(timeline.fcp)
-    lcp = network + CPU_SLOWDOWN * timeline.cpu_ms(timeline.fcp if timeline.lcp is None else timeline.lcp)
+    fcp = network + timeline.slowed_ms(timeline.fcp, CPU_SLOWDOWN)
+    lcp = network + timeline.slowed_ms(timeline.fcp if timeline.lcp is None else timeline.lcp, CPU_SLOWDOWN)
     if observed.get("lcpUrl"):
         lcp += RTT_MS + transfer_ms(wire_bytes.get(observed["lcpUrl"], 0))
     return {

@@ -115,3 +115,22 @@ def test_a_page_that_never_paints_has_no_timings():
 
     assert measured["fcp"]["value"] is measured["lcp"]["value"] is measured["tbt"]["value"] is None
     assert measured["cls"]["value"] == 0
+
+
+def test_a_task_that_lays_the_page_out_is_slowed_half_as_much_as_lighthouse_s_simulation_does():
+    events = trace(
+        event("navigationStart", 0),
+        task(0, 40, 20),  # parsing: 4 x 20 ms
+        task(50, 40, 30),  # the first layout: 2 x 30 ms
+        event("Layout", 60_000, ph="X", dur=20_000),
+        event("firstContentfulPaint", 100_000),
+        task(200, 150, 100),  # a script: 4 x 100 - 50 = 350 ms blocking
+        event("Layout", 210_000, ph="X", dur=90_000, thread=OTHER),  # another thread's layout: no matter
+        task(400, 150, 100),  # a layout of the whole page: 2 x 100 - 50 = 150 ms
+        event("Layout", 410_000, ph="X", dur=90_000),
+    )
+
+    measured = lab.metrics(events, {"resources": []}, PAGE, {PAGE: 0})
+
+    assert measured["fcp"]["value"] == 4 * lab.RTT_MS + 4 * 20 + 2 * 30
+    assert measured["tbt"]["value"] == 350 + 150
