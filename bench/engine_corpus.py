@@ -24,7 +24,8 @@ for the chosen part (--part, default held-out):
 - per check: how many pages fail it (none should fail on more than 80 %);
 - rendered: the rank correlation of our lab metrics (LCP, TBT, CLS, FCP) with Lighthouse's
   (the median of its runs: `--lighthouse-runs N` runs its performance category again on the
-  part's pages until each has N), and Lighthouse's first run against its second.
+  part's pages until each has N), and Lighthouse's first run against its second. With
+  `--renderings N` each page is rendered N times and our median is compared, as Lighthouse's is.
 
 Each page is served alone by default, so most of its images, stylesheets and scripts are
 missing. `--sites DIR` serves each page at its path among its repository's files instead (one
@@ -487,6 +488,12 @@ def main() -> None:
         default=1,
         help="runs of Lighthouse's lab metrics per page of the part; their median is the reference (default 1)",
     )
+    parser.add_argument(
+        "--renderings",
+        type=int,
+        default=1,
+        help="renderings per page with --render; the median of their lab metrics is compared (default 1)",
+    )
     parser.add_argument("--json", type=Path, help="also write our per-page results to this file")
     parser.add_argument(
         "--results",
@@ -506,10 +513,14 @@ def main() -> None:
     }[args.part]
 
     if args.results:
-        plain, rendered = rescored(json.loads(args.results.read_text()), files)
+        saved = json.loads(args.results.read_text())
+        plain, rendered = rescored(saved, files)
+        renderings = {
+            file: entry["metric_runs"] for file, entry in saved.get("rendered", {}).items() if entry.get("metric_runs")
+        }
         cache = cached_lighthouse(cache_path(args.sites))
         theirs = {page["file"]: entry for page in manifest if (entry := cache.get(page["file"]))}
-        report(args.part, files, plain, rendered, theirs)
+        report(args.part, files, plain, rendered, theirs, renderings)
         return
     settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
     netguard.resolve = local_only
@@ -525,14 +536,18 @@ def main() -> None:
             return
         plain = analyse_corpus(corpus, files, render=False)
         rendered = analyse_corpus(corpus, files, render=True) if args.render else {}
+        renderings = {file: [result.metrics or {}] for file, (result, _seconds) in rendered.items()}
+        for _ in range(args.renderings - 1 if rendered else 0):
+            for file, (result, _seconds) in analyse_corpus(corpus, files, render=True).items():
+                renderings[file].append(result.metrics or {})
     finally:
         corpus.close()
     if args.json:
-        args.json.write_text(json.dumps(dump(plain, rendered), indent=0))
-    report(args.part, files, plain, rendered, theirs)
+        args.json.write_text(json.dumps(dump(plain, rendered, renderings), indent=0))
+    report(args.part, files, plain, rendered, theirs, renderings)
 
 
-def dump(plain: dict, rendered: dict) -> dict:
+def dump(plain: dict, rendered: dict, renderings: dict[str, list[dict]]) -> dict:
     return {
         mode: {
             file: {
@@ -541,6 +556,7 @@ def dump(plain: dict, rendered: dict) -> dict:
                 "results": result.results,
                 "rendering": result.rendering,
                 "metrics": getattr(result, "metrics", None),
+                "metric_runs": renderings.get(file) if mode == "rendered" else None,
                 "seconds": round(seconds, 2),
             }
             for file, (result, seconds) in results.items()
@@ -560,7 +576,9 @@ def correlation_line(label: str, ours: list[float], theirs: list[float]) -> str:
     return f"  {label:58} {rho:5.2f}  [{low:5.2f}, {high:5.2f}]  n={len(ours)}"
 
 
-def report(part: str, files: list[str], plain: dict, rendered: dict, lighthouse: dict) -> None:
+def report(
+    part: str, files: list[str], plain: dict, rendered: dict, lighthouse: dict, renderings: dict[str, list[dict]]
+) -> None:
     ours = rendered or plain
     mode = "rendered" if rendered else "source"
     print(f"Part: {part}, {len(files)} pages; per-page table in {mode} mode\n")
@@ -618,7 +636,7 @@ def report(part: str, files: list[str], plain: dict, rendered: dict, lighthouse:
                 xs, ys = zip(*pairs, strict=True)
                 print(correlation_line(f"{label}: {ours_key} score ~ Lighthouse {theirs_key}", list(xs), list(ys)))
     if rendered:
-        lab_metrics(rendered, compared_files, lighthouse)
+        lab_metrics(rendered, compared_files, lighthouse, renderings)
     for label, timed in (("source", plain), ("rendered", rendered)):
         if timed:
             median_ms = statistics.median(seconds for _, seconds in timed.values()) * 1000
@@ -665,20 +683,30 @@ def lighthouse_metric(entry: dict, key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def lab_metrics(rendered: dict, files: list[str], lighthouse: dict) -> None:
+def our_metric(runs: list[dict], key: str) -> float | None:
+    """The median over our renderings of a page (their lab metrics, `runs`) of one lab metric."""
+    values = [run[key]["value"] for run in runs if run.get(key, {}).get("value") is not None]
+    return statistics.median(values) if values else None
+
+
+def lab_metrics(rendered: dict, files: list[str], lighthouse: dict, renderings: dict[str, list[dict]]) -> None:
+    """`renderings`: our lab metrics of each page, one dict per rendering (--renderings); else the analysis's own."""
     measured = [file for file in files if lighthouse_metric(lighthouse[file], "lcp") is not None]
     runs = min((len(metric_runs(lighthouse[file])) for file in measured), default=1)
+    runs_of = {file: renderings.get(file) or [rendered[file][0].metrics or {}] for file in files}
+    ours_runs = min((len(runs) for runs in runs_of.values()), default=1)
     print(
-        f"\nLab metrics, rendered, against Lighthouse's (median of at least {runs} run(s) a page; "
-        "Spearman, bootstrap 90 % interval; and how often both rate the page alike by Lighthouse's thresholds):"
+        f"\nLab metrics, rendered, against Lighthouse's (median of at least {runs} run(s) a page, ours of "
+        f"{ours_runs}; Spearman, bootstrap 90 % interval; and how often both rate the page alike by "
+        "Lighthouse's thresholds):"
     )
     for key in METRICS:
         pairs = []
         for file in files:
-            metrics = rendered[file][0].metrics or {}
+            ours = our_metric(runs_of[file], key)
             theirs = lighthouse_metric(lighthouse[file], key)
-            if metrics.get(key) and metrics[key].get("value") is not None and theirs is not None:
-                pairs.append((metrics[key]["value"], theirs))
+            if ours is not None and theirs is not None:
+                pairs.append((ours, theirs))
         if len(pairs) > 2:
             xs, ys = zip(*pairs, strict=True)
             print(correlation_line(f"{key.upper()} ours ~ Lighthouse's", list(xs), list(ys)))
