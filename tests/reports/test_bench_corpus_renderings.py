@@ -1,0 +1,36 @@
+"""bench/engine_corpus.py --renderings: our lab metrics are compared as their median, like Lighthouse's (issue 21)."""
+
+import re
+from types import SimpleNamespace
+
+from bench import engine_corpus
+
+
+def metrics(tbt):
+    return {key: {"value": tbt if key == "tbt" else 1000} for key in engine_corpus.METRICS}
+
+
+def tbt_line(output):
+    return re.search(r"TBT ours ~ Lighthouse's\s+(-?\d\.\d\d)", output).group(1)
+
+
+def test_the_median_of_the_renderings_is_what_ranks(capsys):
+    files = ["a.html", "b.html", "c.html"]
+    lighthouse = {file: {"metrics": metrics(tbt)} for file, tbt in zip(files, (0, 100, 300), strict=True)}
+    # The analyses' own renderings rank the pages backwards; two more renderings each set it right.
+    rendered = {
+        file: (SimpleNamespace(metrics=metrics(tbt)), 1.0) for file, tbt in zip(files, (500, 200, 0), strict=True)
+    }
+    renderings = {
+        "a.html": [metrics(500), metrics(10), metrics(20)],
+        "b.html": [metrics(200), metrics(150), metrics(90)],
+        "c.html": [metrics(0), metrics(400), metrics(350)],
+    }
+
+    engine_corpus.lab_metrics(rendered, files, lighthouse, {})
+    assert tbt_line(capsys.readouterr().out) == "-1.00"
+
+    engine_corpus.lab_metrics(rendered, files, lighthouse, renderings)
+    output = capsys.readouterr().out
+    assert tbt_line(output) == "1.00"
+    assert "ours of 3" in output
