@@ -694,7 +694,7 @@ def lab_metrics(rendered: dict, files: list[str], lighthouse: dict, renderings: 
     measured = [file for file in files if lighthouse_metric(lighthouse[file], "lcp") is not None]
     runs = min((len(metric_runs(lighthouse[file])) for file in measured), default=1)
     runs_of = {file: renderings.get(file) or [rendered[file][0].metrics or {}] for file in files}
-    ours_runs = min((len(runs) for runs in runs_of.values()), default=1)
+    ours_runs = min((len(each) for each in runs_of.values()), default=1)
     print(
         f"\nLab metrics, rendered, against Lighthouse's (median of at least {runs} run(s) a page, ours of "
         f"{ours_runs}; Spearman, bootstrap 90 % interval; and how often both rate the page alike by "
