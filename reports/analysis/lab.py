@@ -140,6 +140,7 @@ class Timeline:
         self.tasks: list[Task] = []
         self.scripts: list[tuple[float, str]] = []  # (time, URL without its fragment) of each script evaluated
         frame = thread = None
+        timed: list[tuple[float, float, float]] = []  # (start, wall duration, CPU duration) of each task
         layouts: list[float] = []
         for event in events:
             if event.get("name") == "firstContentfulPaint" and self.fcp is None:
@@ -157,15 +158,13 @@ class Timeline:
                 self.lcp = event["ts"] if self.lcp is None else max(self.lcp, event["ts"])
             elif name in TASK_EVENTS and event.get("ph") == "X" and (event.get("pid"), event.get("tid")) == thread:
                 duration = event.get("dur") or 0
-                self.tasks.append(Task(event["ts"], duration, event.get("tdur", duration), False))
+                timed.append((event["ts"], duration, event.get("tdur", duration)))
             elif name == "EvaluateScript" and (event.get("pid"), event.get("tid")) == thread:
                 self.scripts.append((event["ts"], urldefrag((args.get("data") or {}).get("url") or "").url))
             elif name == "Layout" and (event.get("pid"), event.get("tid")) == thread:
                 layouts.append(event["ts"])
         layouts.sort()
-        self.tasks = [
-            task._replace(lays_out=_any_between(layouts, task.start, task.start + task.wall)) for task in self.tasks
-        ]
+        self.tasks = [Task(start, wall, cpu, _any_between(layouts, start, start + wall)) for start, wall, cpu in timed]
         if self.start is None:
             self.start = min((task.start for task in self.tasks), default=self.fcp)
 
@@ -181,7 +180,7 @@ class Timeline:
         return total / 1000
 
     def blocking_ms(self, slowdown: float, document_url: str) -> float:
-        """Total blocking time after the first paint, each task's CPU time counted `slowdown` times.
+        """Total blocking time after the first paint, each task's CPU time slowed down (_slowed).
 
         A long task before the first paint that runs only the page's own inline scripts (a chart
         drawn by a script in the body) counts half. Lighthouse's simulation (Lantern) takes the
