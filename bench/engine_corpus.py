@@ -61,7 +61,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from urllib.parse import quote, unquote
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -304,6 +304,13 @@ class SiteHandler(TestSiteHandler):
         return file if file.is_relative_to(root) and file.is_file() else None
 
 
+def site_of(page: dict) -> tuple[str, str, str]:
+    """The site a page is served on: its repository at its commit, from the folder that a static
+    host would publish (`root` in the manifest, e.g. a generator's `public/`; the repository's top
+    by default), so that the site's absolute links resolve."""
+    return page["repository"], page["commit"], page.get("root", "")
+
+
 class ServedCorpus:
     """The corpus on HTTPS sites of 127.0.0.1: port P offers HTTP/2 by ALPN to our engine's probe, as
     GitHub Pages would; browsers, which would hold the site to that offer, read the same on P+1.
@@ -322,14 +329,14 @@ class ServedCorpus:
         if sites is None:
             self.sites[None] = TestSite(certificates, ports={"tls": port, "tls-http1": port + 1})
             return
-        trees = sorted({(page["repository"], page["commit"]) for page in manifest})
-        for index, (repository, commit) in enumerate(trees):
-            root = (sites / f"{repository.replace('/', '+')}@{commit}").resolve()
+        for index, tree in enumerate(sorted({site_of(page) for page in manifest})):
+            repository, commit, web_root = tree
+            root = (sites / f"{repository.replace('/', '+')}@{commit}" / web_root).resolve()
             if not root.is_dir():
                 self.close()
                 sys.exit(f"{root} is missing: --sites must hold each repository's files at its commit")
             ports = {"tls": port + 2 * index, "tls-http1": port + 2 * index + 1} if port else {}
-            site = self.sites[(repository, commit)] = TestSite(certificates, ports=ports, handler=SiteHandler)
+            site = self.sites[tree] = TestSite(certificates, ports=ports, handler=SiteHandler)
             for server in site.servers.values():
                 server.root = root
 
@@ -339,7 +346,8 @@ class ServedCorpus:
         if None in self.sites:
             return self.sites[None].url(f"/corpus/{file}", site=site)
         page = self.pages[file]
-        return self.sites[(page["repository"], page["commit"])].url("/" + quote(page["path"]), site=site)
+        path = PurePosixPath(page["path"]).relative_to(page.get("root", ""))
+        return self.sites[site_of(page)].url("/" + quote(str(path)), site=site)
 
     def close(self) -> None:
         for site in self.sites.values():

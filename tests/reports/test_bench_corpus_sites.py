@@ -87,3 +87,36 @@ def test_what_the_repository_lacks_comes_from_the_test_site_and_nothing_outside_
     escaped = get(url, context, "/../../secret.txt")
     assert escaped.status == 404
     assert b"outside the tree" not in escaped.body
+
+
+def test_a_site_published_from_a_folder_is_served_from_it_so_its_absolute_links_resolve(tmp_path):
+    certificates = make_certificates(tmp_path)
+    if certificates is None:
+        pytest.skip("openssl is needed for the HTTPS sites")
+    tree = tmp_path / "sites" / f"someone+blog@{COMMIT}"
+    (tree / "public" / "posts" / "hello").mkdir(parents=True)
+    (tree / "public" / "css").mkdir()
+    post = b'<!DOCTYPE html><html lang="en"><head><link rel="stylesheet" href="/css/site.css"></head></html>'
+    (tree / "public" / "posts" / "hello" / "index.html").write_bytes(post)
+    (tree / "public" / "css" / "site.css").write_bytes(b"body { margin: 0 }\n")
+    (tree / "config.toml").write_text("baseURL = 'https://blog.example/'")
+    manifest = [
+        {
+            "file": "blog-hello.html",
+            "repository": "someone/blog",
+            "commit": COMMIT,
+            "root": "public",
+            "path": "public/posts/hello/index.html",
+        }
+    ]
+    served = ServedCorpus(manifest, certificates, 0, tmp_path / "sites")
+    try:
+        context = ssl.create_default_context(cafile=str(certificates.ca_cert))
+        url = served.url("blog-hello.html")
+        assert url.endswith("/posts/hello/index.html")
+        assert get(url, context).body == post
+        assert get(url, context, "/css/site.css").body == b"body { margin: 0 }\n"
+        # The rest of the repository (the generator's sources) is not part of the site.
+        assert get(url, context, "/config.toml").status == 404
+    finally:
+        served.close()
