@@ -1,11 +1,12 @@
 """The analysis engine on a corpus of real pages, next to Lighthouse 12 (issue 21).
 
-The corpus (bench/corpus/pages.json) lists 171 built pages of public websites, each with the
+The corpus (bench/corpus/pages.json) lists 219 built pages of public websites, each with the
 repository, path and commit it comes from: documentation, blogs, a shop, dashboards, landing
 pages, single-page-app shells, old table layouts, in eleven languages (the first 126), then 45
 pages whose scripts do the work, added on 25 Nov 2026 (bench/README.md says how they were drawn):
 charts (ApexCharts' demos), TodoMVC's built apps, editors (CodeMirror 5's demos), widgets (jQuery
-UI's demos) and MDN's Web API examples. The pages themselves
+UI's demos) and MDN's Web API examples, then 48 pages of real blogs, news sites and magazines,
+shops and product, company and event sites, published from generators' output. The pages themselves
 are not in this repository (they are other people's work); `--pages DIR` names the directory
 that holds them, one file per manifest entry, checked against the manifest's SHA-256.
 bench/corpus/split.json splits them once, at random with a fixed seed, into a calibration
