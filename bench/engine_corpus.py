@@ -579,6 +579,11 @@ def lighthouse_mean(entry: dict) -> float:
     return statistics.mean(entry["categories"][key] for key in CATEGORIES)
 
 
+def scored_by_lighthouse(entry: dict) -> bool:
+    """Whether Lighthouse scored the page's three categories; a run can fail on some (their score is null)."""
+    return all(entry["categories"].get(key) is not None for key in CATEGORIES)
+
+
 def correlation_line(label: str, ours: list[float], theirs: list[float]) -> str:
     rho = spearman(ours, theirs)
     low, high = bootstrap_interval(ours, theirs)
@@ -597,7 +602,7 @@ def report(
             continue
         result, _ = ours[file]
         line = f"{file[:48]:48} {result.score:5} {result.scores['seo']!s:>4} {result.scores['accessibility']!s:>4}"
-        if file in lighthouse:
+        if file in lighthouse and scored_by_lighthouse(lighthouse[file]):
             scores = lighthouse[file]["categories"]
             line += " " + " ".join(f"{scores[key] * 100:5.0f}" for key in CATEGORIES)
             line += f" {lighthouse_mean(lighthouse[file]) * 100:5.1f}"
@@ -628,17 +633,18 @@ def report(
         if results:
             agreement(label, results, compared_files, lighthouse)
 
-    print(f"\nSpearman's rho with a bootstrap 90 % interval ({len(compared_files)} pages with Lighthouse results):")
-    theirs_mean = [lighthouse_mean(lighthouse[file]) for file in compared_files]
+    scored_files = [file for file in compared_files if scored_by_lighthouse(lighthouse[file])]
+    print(f"\nSpearman's rho with a bootstrap 90 % interval ({len(scored_files)} pages Lighthouse scored):")
+    theirs_mean = [lighthouse_mean(lighthouse[file]) for file in scored_files]
     for label, results in (("source", plain), ("rendered", rendered)):
         if not results:
             continue
-        scores = [results[file][0].score for file in compared_files]
+        scores = [results[file][0].score for file in scored_files]
         print(correlation_line(f"{label}: score ~ mean of Lighthouse SEO, a11y, BP", scores, theirs_mean))
         for ours_key, theirs_key in (("seo", "seo"), ("accessibility", "accessibility")):
             pairs = [
                 (results[file][0].scores[ours_key], lighthouse[file]["categories"][theirs_key])
-                for file in compared_files
+                for file in scored_files
                 if results[file][0].scores.get(ours_key) is not None
             ]
             if pairs:
