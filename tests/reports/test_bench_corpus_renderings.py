@@ -34,3 +34,25 @@ def test_the_median_of_the_renderings_is_what_ranks(capsys):
     output = capsys.readouterr().out
     assert tbt_line(output) == "1.00"
     assert "ours of 3" in output
+
+
+def test_a_page_lighthouse_could_not_score_is_left_out_of_the_score_ranks(capsys):
+    def analysed(score):
+        result = SimpleNamespace(score=score, scores={"seo": score, "accessibility": score}, results={})
+        result.metrics = metrics(0)
+        return result, 1.0
+
+    def lighthouse(score):
+        categories = dict.fromkeys(engine_corpus.CATEGORIES, score)
+        return {"categories": categories, "audits": {}, "metrics": metrics(0)}
+
+    files = ["a.html", "b.html", "c.html", "unscored.html"]
+    rendered = {file: analysed(score) for file, score in zip(files, (90, 60, 30, 50), strict=True)}
+    theirs = {file: lighthouse(score) for file, score in zip(files, (0.9, 0.6, 0.3, None), strict=True)}
+
+    engine_corpus.report("held-out", files, {}, rendered, theirs, {})
+
+    output = capsys.readouterr().out
+    assert "(3 pages Lighthouse scored)" in output
+    assert re.search(r"rendered: score ~ mean of Lighthouse SEO, a11y, BP\s+1\.00 .* n=3", output)
+    assert re.search(r"^unscored\.html\s+50\s+50\s+50$", output, re.MULTILINE)
