@@ -110,6 +110,32 @@ def test_render_blocking_resources_and_an_image_as_largest_element_add_their_rou
     assert measured["lcp"]["value"] == 4 * 150 + 3 * 150 + 150 + 100
 
 
+def test_the_other_requests_made_before_the_largest_paint_add_half_their_time_on_the_wire():
+    events = trace(
+        event("navigationStart", 0),
+        event("firstContentfulPaint", 10_000),
+        event("largestContentfulPaint::Candidate", 400_000),
+    )
+    photos = [f"https://shop.example/photo-{n}.jpg" for n in range(3)]
+    observed = {
+        "resources": [
+            ["https://shop.example/app.css", True, 5.0],
+            [photos[0], False, 50.0],
+            [photos[1], False, 390.0],
+            [photos[2], False, 600.0],  # requested after the largest paint: no matter
+        ],
+        "lcpUrl": photos[0],
+    }
+    sizes = {PAGE: 0, "https://shop.example/app.css": 18_432, **dict.fromkeys(photos, 36_864)}
+
+    measured = lab.metrics(events, observed, PAGE, sizes)
+
+    # Optimistic: the stylesheet's round trip and 100 ms, the image's round trip and 200 ms.
+    # Pessimistic: photo-1's 200 ms on the same wire as well; the metric is the mean of the two.
+    assert measured["fcp"]["value"] == 4 * 150 + 150 + 100
+    assert measured["lcp"]["value"] == 4 * 150 + 150 + 100 + 150 + 200 + 200 / 2
+
+
 def test_a_page_that_never_paints_has_no_timings():
     measured = lab.metrics(trace(task(0, 10, 10)), {"shifts": []}, PAGE, {})
 
