@@ -57,6 +57,34 @@ LAUNCH_TIMEOUT = 30
 # Headers that describe the bytes on the wire, which the body we hand back no longer matches.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 AUDIT_SCRIPT = (Path(__file__).parent / "rendered_audits.js").read_text()
+# Lighthouse's crawlable-anchors fails an <a> without href that a script listens to (on it or on an
+# ancestor: a link crawlers cannot follow), and one with href's companion attributes but no href.
+# Only the DevTools protocol sees listeners: the page lists the candidates and their ancestors,
+# DOMDebugger.getEventListeners asks each once, and the page names the anchors that fail.
+# The first 50 are enough to judge a page, and keep a page of thousands from costing a round trip each.
+HREFLESS_ANCHORS = """function hreflessAnchors() {
+  const companions = ["target", "download", "ping", "rel", "hreflang", "type", "referrerpolicy"];
+  return [...document.querySelectorAll("a:not([href])")].filter((anchor) =>
+    !(anchor.getAttribute("role") || "").trim() && !anchor.id && !(anchor.getAttribute("name") || "").trim()
+  ).slice(0, 50).map((anchor) => [anchor, companions.some((name) => anchor.hasAttribute(name))]);
+}"""
+LISTENED_CANDIDATES = f"""(() => {{
+  {HREFLESS_ANCHORS}
+  const elements = new Set();
+  for (const [anchor] of hreflessAnchors()) for (let node = anchor; node; node = node.parentElement) elements.add(node);
+  return [...elements];
+}})()"""
+FAILING_ANCHORS = f"""function (listened) {{
+  {HREFLESS_ANCHORS}
+  const heard = new Set(this.filter((element, index) => listened[index]));
+  const failing = [];
+  for (const [anchor, companion] of hreflessAnchors()) {{
+    let node = anchor;
+    while (node && !heard.has(node)) node = node.parentElement;
+    if (companion || node) failing.push(anchor.outerHTML.slice(0, 80));
+  }}
+  return failing;
+}}"""
 
 
 @dataclass
@@ -292,6 +320,31 @@ def idle_children() -> Iterator[None]:
                 os.sched_setscheduler(thread, policy, param)
 
 
+def _scripted_anchors(cdp) -> list[str]:
+    """The anchors without href that Lighthouse's crawlable-anchors fails (see FAILING_ANCHORS)."""
+    candidates = cdp.send("Runtime.evaluate", {"expression": LISTENED_CANDIDATES})["result"]
+    if "objectId" not in candidates:  # the script threw (a page that replaced document's methods)
+        return []
+    properties = cdp.send("Runtime.getProperties", {"objectId": candidates["objectId"], "ownProperties": True})
+    elements = sorted(
+        (int(item["name"]), item["value"]["objectId"]) for item in properties["result"] if item["name"].isdigit()
+    )
+    listened = [
+        bool(cdp.send("DOMDebugger.getEventListeners", {"objectId": object_id})["listeners"])
+        for _index, object_id in elements
+    ]
+    failing = cdp.send(
+        "Runtime.callFunctionOn",
+        {
+            "objectId": candidates["objectId"],
+            "functionDeclaration": FAILING_ANCHORS,
+            "arguments": [{"value": listened}],
+            "returnByValue": True,
+        },
+    )
+    return failing["result"].get("value") or []
+
+
 def _render(document: Fetched, budget: float) -> Rendered:
     try:
         from playwright.sync_api import Error as PlaywrightError
@@ -338,6 +391,8 @@ def _render(document: Fetched, budget: float) -> Rendered:
                 trace = browser.stop_tracing()
                 # The audits first: they mark what the stylesheets hide in the document serialised next.
                 rendered.facts = page.evaluate(AUDIT_SCRIPT)
+                with contextlib.suppress(PlaywrightError):  # the page went away: its anchors go unjudged
+                    rendered.facts["scripted_anchors"] = _scripted_anchors(context.new_cdp_session(page))
                 rendered.facts["lab_metrics"] = lab.metrics(trace, observed, document.url, interceptor.wire_bytes)
                 rendered.html = page.content()
             finally:

@@ -190,6 +190,17 @@ try { new WebSocket("ws://127.0.0.1:9/socket"); } catch (e) {}
 </body></html>
 """
 
+# Anchors without href, as menus and folding sidebars make them (mdBook's "toggle"): Lighthouse's
+# crawlable-anchors fails the one a script listens to (through its parent) and the one with a target.
+TOGGLES_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Chapters</title></head>
+<body><ol id="chapters"><li><a href="/one">One</a> <a class="toggle">Fold</a></li></ol>
+<p><a class="placeholder">Not a link yet</a> <a id="top"></a> <a role="button" onclick="void 0">Menu</a>
+<a target="_blank">Nowhere</a></p>
+<script>document.getElementById("chapters").addEventListener("click", () => {});</script>
+</body></html>
+"""
+
 CUSTOM_404 = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
 <body><h1>Sorry, this page does not exist</h1><p><a href="/good">Back to the home page</a></p></body></html>
@@ -452,6 +463,7 @@ ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
     "/scripted": lambda handler, hit: handler.html(SCRIPTED_PAGE),
     "/busy": lambda handler, hit: handler.html(BUSY_PAGE),
     "/layout": lambda handler, hit: handler.html(LAYOUT_PAGE),
+    "/toggles": lambda handler, hit: handler.html(TOGGLES_PAGE),
     "/small-print": H.small_print,
     "/never-loads": H.never_loads,
     "/private-assets": H.private_assets,

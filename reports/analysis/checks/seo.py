@@ -317,8 +317,9 @@ UNCRAWLABLE_SCHEMES = ("javascript:", "file:")
 @category.check("crawlable_links", MEDIUM)
 def crawlable_links(context: Context) -> Outcome:
     """Every link has an href a crawler can follow (Lighthouse `crawlable-anchors`): not empty, not
-    javascript: or file:, a valid URL. Anchors with a role or an old `name` are not navigation."""
-    broken = []
+    javascript: or file:, a valid URL. Anchors with a role or an old `name` are not navigation. On a
+    rendered page, an anchor without href that a script listens to is a link crawlers cannot follow."""
+    broken = list((context.rendered or {}).get("scripted_anchors") or [])
     for link in context.page.links:
         href = "".join(link.href.split())
         if link.role or href.lower().startswith(("mailto:", "tel:")):

@@ -68,6 +68,21 @@ def test_tap_targets_follow_axe_target_size(test_site, rendering):
     assert tap_targets["value"] == {"targets": 4, "failing": 2}
 
 
+def test_an_anchor_without_href_that_a_script_listens_to_is_not_crawlable(test_site, rendering):
+    crawlable = analyze(test_site.url("/toggles")).results["seo"]["crawlable_links"]
+
+    assert not crawlable["passed"]
+    assert crawlable["errors"]["uncrawlable"] == ['<a class="toggle">Fold</a>', '<a target="_blank">Nowhere</a>']
+    assert crawlable["value"] == {"links": 1, "uncrawlable": 2}
+
+
+def test_without_rendering_listeners_are_unknown_and_anchors_without_href_pass(test_site):
+    crawlable = analyze(test_site.url("/toggles")).results["seo"]["crawlable_links"]
+
+    assert crawlable["passed"]
+    assert crawlable["value"] == {"links": 1, "uncrawlable": 0}
+
+
 def test_font_size_fails_when_most_text_is_under_12px(test_site, rendering):
     result = analyze(test_site.url("/small-print"))
 
