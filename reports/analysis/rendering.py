@@ -62,29 +62,27 @@ AUDIT_SCRIPT = (Path(__file__).parent / "rendered_audits.js").read_text()
 # Only the DevTools protocol sees listeners: the page lists the candidates and their ancestors,
 # DOMDebugger.getEventListeners asks each once, and the page names the anchors that fail.
 # The first 50 are enough to judge a page, and keep a page of thousands from costing a round trip each.
-HREFLESS_ANCHORS = """function hreflessAnchors() {
+# The candidates come back as one array of the anchors and their ancestors, each once (what is asked
+# about), which also carries the anchors themselves (`anchors`: [anchor, has a companion]).
+LISTENED_CANDIDATES = """(() => {
   const companions = ["target", "download", "ping", "rel", "hreflang", "type", "referrerpolicy"];
-  return [...document.querySelectorAll("a:not([href])")].filter((anchor) =>
+  const anchors = [...document.querySelectorAll("a:not([href])")].filter((anchor) =>
     !(anchor.getAttribute("role") || "").trim() && !anchor.id && !(anchor.getAttribute("name") || "").trim()
   ).slice(0, 50).map((anchor) => [anchor, companions.some((name) => anchor.hasAttribute(name))]);
-}"""
-LISTENED_CANDIDATES = f"""(() => {{
-  {HREFLESS_ANCHORS}
   const elements = new Set();
-  for (const [anchor] of hreflessAnchors()) for (let node = anchor; node; node = node.parentElement) elements.add(node);
-  return [...elements];
-}})()"""
-FAILING_ANCHORS = f"""function (listened) {{
-  {HREFLESS_ANCHORS}
+  for (const [anchor] of anchors) for (let node = anchor; node; node = node.parentElement) elements.add(node);
+  return Object.assign([...elements], {anchors});
+})()"""
+FAILING_ANCHORS = """function (listened) {
   const heard = new Set(this.filter((element, index) => listened[index]));
   const failing = [];
-  for (const [anchor, companion] of hreflessAnchors()) {{
+  for (const [anchor, companion] of this.anchors) {
     let node = anchor;
     while (node && !heard.has(node)) node = node.parentElement;
     if (companion || node) failing.push(anchor.outerHTML.slice(0, 80));
-  }}
+  }
   return failing;
-}}"""
+}"""
 
 
 @dataclass
