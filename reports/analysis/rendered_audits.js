@@ -8,6 +8,63 @@
     const box = element.getBoundingClientRect();
     return box.width > 0 && box.height > 0;
   };
+  // axe-core's isVisibleOnScreen: what it cannot see on screen it neither judges nor counts as a
+  // neighbour (not in its grid). Hidden by the element itself: clipped to nothing, off the page to
+  // the left or top, or outside an ancestor that hides its overflow; by any ancestor: display,
+  // opacity 0, a clip.
+  const CLIP = /rect\s*\(([0-9]+)px,?\s*([0-9]+)px,?\s*([0-9]+)px,?\s*([0-9]+)px\s*\)/;
+  const CLIP_PATH = /(\w+)\((\d+)/;
+  const clipped = (style) => {
+    const clip = CLIP.exec(style.clip);
+    if (clip && ["fixed", "absolute"].includes(style.position) && clip[3] - clip[1] <= 0 && clip[2] - clip[4] <= 0) {
+      return true;
+    }
+    const path = CLIP_PATH.exec(style.clipPath);
+    return !!path && ((path[1] === "inset" && parseInt(path[2], 10) >= 50) || (path[1] === "circle" && path[2] === "0"));
+  };
+  const offscreen = (element, style) => {
+    const box = element.getBoundingClientRect();
+    if ((box.top === 0 && box.bottom === 0) || (box.left === 0 && box.right === 0)) return false;
+    const fixed = style.position === "fixed";
+    const [x, y] = fixed ? [0, 0] : [scrollX, scrollY];
+    if (box.bottom + y <= 0 || (fixed && box.top >= innerHeight)) return true;
+    const rtl = getComputedStyle(document.body || document.documentElement).direction === "rtl";
+    const rightEdge = Math.max(document.documentElement.scrollWidth, innerWidth);
+    return ((fixed || rtl) && box.left + x >= rightEdge) || ((fixed || !rtl) && box.right + x <= 0);
+  };
+  const positionedBetween = (element, ancestor) => {
+    for (let node = element.parentElement; node && node !== ancestor; node = node.parentElement) {
+      if (getComputedStyle(node).position !== "static") return true;
+    }
+    return false;
+  };
+  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  const outsideOverflow = (element, style) => {
+    if (style.position === "fixed") return false;
+    const box = element.getBoundingClientRect();
+    for (let node = element; node; node = node.parentElement) {
+      const nodeStyle = node === element ? style : getComputedStyle(node);
+      if (nodeStyle.overflow !== "hidden") continue;
+      if (style.position === "absolute" && nodeStyle.position === "static" && !positionedBetween(element, node)) continue;
+      const frame = node.getBoundingClientRect();
+      if (frame.width < 2 || frame.height < 2 || !overlap(box, frame)) return true;
+    }
+    return false;
+  };
+  const onScreenCache = new Map();
+  const onScreen = (element) => {
+    if (!onScreenCache.has(element)) {
+      const style = getComputedStyle(element);
+      let shown = element.getClientRects().length > 0 && !clipped(style) && !offscreen(element, style);
+      shown = shown && !outsideOverflow(element, style) && !["hidden", "collapse"].includes(style.visibility);
+      for (let node = element; shown && node; node = node.parentElement) {
+        const nodeStyle = node === element ? style : getComputedStyle(node);
+        shown = nodeStyle.opacity !== "0" && (node === element || !clipped(nodeStyle));
+      }
+      onScreenCache.set(element, shown);
+    }
+    return onScreenCache.get(element);
+  };
   const describe = (element) => {
     const text = (element.innerText || element.getAttribute("aria-label") || element.getAttribute("alt") || "").trim();
     return `<${element.tagName.toLowerCase()}>${text ? " " + text.slice(0, 60) : ""}`;
@@ -44,6 +101,63 @@
     }
     return layers.reduceRight((below, layer) => over(layer, below), [255, 255, 255, 1]);
   };
+  // axe's color-contrast-matches: the text of a disabled control, or of a label of one, is not held
+  // to contrast (WCAG 1.4.3 exempts inactive components), nor is text without a letter or digit.
+  const DISABLEABLE = new Set(["FIELDSET", "BUTTON", "SELECT", "INPUT", "TEXTAREA"]);
+  const disabled = (element) => {
+    for (let node = element; node; node = node.parentElement) {
+      if (DISABLEABLE.has(node.tagName) && node.hasAttribute("disabled")) return true;
+      const aria = (node.getAttribute("aria-disabled") || "").trim();
+      if (aria) return aria === "true";
+    }
+    return false;
+  };
+  const LABELLED_CONTROL =
+    "input:not([type='hidden'], [type='image'], [type='button'], [type='submit'], [type='reset']), select, textarea";
+  const labelledBy = new Map();
+  for (const control of document.querySelectorAll("[aria-labelledby]")) {
+    for (const id of control.getAttribute("aria-labelledby").trim().split(/\s+/)) {
+      labelledBy.set(id, [...(labelledBy.get(id) || []), control]);
+    }
+  }
+  const labelsOnlyDisabled = (element) => {
+    const label = element.closest("label");
+    const control = label && ((label.htmlFor && document.getElementById(label.htmlFor)) || label.querySelector(LABELLED_CONTROL));
+    if (control && disabled(control)) return true;
+    const controls = [];
+    for (let node = element; node; node = node.parentElement) {
+      if (node.id && labelledBy.has(node.id)) controls.push(...labelledBy.get(node.id));
+    }
+    return controls.length > 0 && controls.every(disabled);
+  };
+  const ownText = (element) =>
+    [...element.childNodes]
+      .filter((child) => child.nodeType === Node.TEXT_NODE)
+      .map((child) => child.data)
+      .join("")
+      .replace(/\s+/g, " ")
+      .trim();
+  const LETTERLESS = /[\p{P}\p{S}\s]/gu;
+  // A ::before or ::after box with a background covering over a quarter of the text's element or
+  // an ancestor: the background behind the text is unknown, so axe leaves it unjudged.
+  const pseudoBackdropArea = (node, pseudo) => {
+    const style = getComputedStyle(node, pseudo);
+    if (style.content === "none" || style.display === "none" || style.visibility === "hidden") return 0;
+    if (style.position !== "absolute") return 0;
+    const color = parseColor(style.backgroundColor);
+    if ((!color || color[3] === 0) && style.backgroundImage === "none") return 0;
+    const [width, height] = [style.width, style.height];
+    if (!width.endsWith("px") || !height.endsWith("px")) return parseFloat(width) === 0 || parseFloat(height) === 0 ? 0 : Infinity;
+    return parseFloat(width) * parseFloat(height);
+  };
+  const underPseudoBackdrop = (element) => {
+    const box = element.getBoundingClientRect();
+    const quarter = box.width * box.height * 0.25;
+    for (let node = element; node; node = node.parentElement) {
+      if (pseudoBackdropArea(node, "::before") + pseudoBackdropArea(node, "::after") > quarter) return true;
+    }
+    return false;
+  };
   const contrastFailures = [];
   let textCharacters = 0;
   let smallCharacters = 0;
@@ -65,19 +179,23 @@
       smallCharacters += characters;
       if (smallText.length < LIMIT) smallText.push({ text: node.data.trim().slice(0, 60), size: style.fontSize });
     }
+    const text = ownText(element);
+    if (!onScreen(element) || !parseFloat(style.fontSize) || !text.replace(LETTERLESS, "")) continue;
+    if (disabled(element) || labelsOnlyDisabled(element) || underPseudoBackdrop(element)) continue;
     const background = backgroundOf(element);
     const foreground = parseColor(style.color);
     if (!background || !foreground) continue;
-    const text = over(foreground, background);
-    const [lighter, darker] = [luminance(text), luminance(background)].sort((a, b) => b - a);
+    const shown = over(foreground, background);
+    const [lighter, darker] = [luminance(shown), luminance(background)].sort((a, b) => b - a);
     const ratio = (lighter + 0.05) / (darker + 0.05);
     const size = parseFloat(style.fontSize);
     const large = size >= 24 || (parseInt(style.fontWeight, 10) >= 700 && size >= 18.66);
     const required = large ? 3 : 4.5;
     textElements += 1;
-    if (ratio < required - 0.005 && contrastFailures.length < LIMIT) {
+    // A single character failing is left unjudged: axe cannot tell it from an icon or a bullet.
+    if (ratio < required - 0.005 && text.length > 1 && contrastFailures.length < LIMIT) {
       contrastFailures.push({
-        text: node.data.trim().slice(0, 60),
+        text: text.slice(0, 60),
         ratio: Math.round(ratio * 100) / 100,
         required,
         color: style.color,
@@ -139,7 +257,10 @@
     return text.trim().length > 0;
   };
   const candidates = [...document.querySelectorAll(`${NATIVE_WIDGETS}, [role], [tabindex]`)]
-    .filter((element) => isWidget(element) && isFocusable(element) && !(element instanceof SVGElement) && visible(element))
+    .filter(
+      (element) =>
+        isWidget(element) && isFocusable(element) && !(element instanceof SVGElement) && visible(element) && onScreen(element),
+    )
     .slice(0, 5000);
   const rectsOf = (element) =>
     getComputedStyle(element).display === "inline" ? [...element.getClientRects()] : [element.getBoundingClientRect()];
@@ -169,6 +290,48 @@
     }
     return distance;
   };
+  // A small target whose content spills out of it (an icon larger than its link): axe cannot tell
+  // its size and leaves it unjudged.
+  const encloses = (outer, inner) =>
+    inner.top >= outer.top && inner.left >= outer.left && inner.bottom <= outer.bottom && inner.right <= outer.right;
+  const overflowing = (element, box) =>
+    [...element.querySelectorAll("*")].some(
+      (child) => !inTabOrder(child) && onScreen(child) && !encloses(box, child.getBoundingClientRect()),
+    );
+  // axe compares a target only with those that move with it: one layer for everything fixed, one
+  // per scrolling container, the page for the rest (its grids). A fixed header's links are not
+  // crowded by the page scrolling under them.
+  const CONTAINING = ["transform", "translate", "rotate", "scale", "perspective", "filter", "backdropFilter"];
+  const containsAbsolute = (node) => {
+    const style = getComputedStyle(node);
+    const willChange = style.willChange.split(",").map((property) => property.trim());
+    return (
+      style.position !== "static" ||
+      CONTAINING.some((property) => style[property] && style[property] !== "none") ||
+      style.transformStyle === "preserve-3d" ||
+      style.contain.split(" ").some((value) => ["layout", "paint", "strict", "content"].includes(value)) ||
+      (style.contentVisibility && style.contentVisibility !== "visible") ||
+      willChange.some((property) => ["position", "transform-style", "contain", ...CONTAINING].includes(property))
+    );
+  };
+  const scrolls = (node) => {
+    const style = getComputedStyle(node);
+    const scrollable = (overflow) => overflow === "auto" || overflow === "scroll";
+    return (
+      (node.scrollWidth > node.clientWidth && scrollable(style.overflowX)) ||
+      (node.scrollHeight > node.clientHeight && scrollable(style.overflowY))
+    );
+  };
+  const layers = new Map();
+  const layerOf = (element) => {
+    if (!layers.has(element)) {
+      const position = getComputedStyle(element).position;
+      let anchor = element.parentElement;
+      if (position === "absolute") while (anchor?.parentElement && !containsAbsolute(anchor)) anchor = anchor.parentElement;
+      layers.set(element, position === "fixed" ? "fixed" : !anchor ? "page" : scrolls(anchor) ? anchor : layerOf(anchor));
+    }
+    return layers.get(element);
+  };
   const targets = candidates.filter(
     (element) =>
       (inTabOrder(element) || !candidates.some((other) => other !== element && other.contains(element) && inTabOrder(other))) &&
@@ -179,13 +342,14 @@
   for (const element of targets) {
     const box = element.getBoundingClientRect();
     // Too small, but only a failure for a target in the tab order next to another (axe: otherwise "incomplete").
-    if (bigEnough(box) || !inTabOrder(element)) continue;
+    if (bigEnough(box) || !inTabOrder(element) || overflowing(element, box)) continue;
     const rects = rectsOf(element);
     const mine = destination(element);
     const crowded = candidates.some(
       (other) =>
         other !== element &&
         inTabOrder(other) &&
+        layerOf(other) === layerOf(element) &&
         !other.contains(element) &&
         !element.contains(other) &&
         !(mine && destination(other) === mine) &&

@@ -144,6 +144,42 @@ LAYOUT_PAGE = """<!DOCTYPE html>
 </body></html>
 """
 
+# What axe-core, under Lighthouse, leaves unjudged and the engine must too: pale text that is off
+# the page, clipped, disabled, the label of a disabled field, or a lone character or slash; small
+# links in a drawer parked off the page, in a fixed header over the page, or whose icon spills out.
+# Only the last paragraph fails its contrast, and no target is too crowded.
+OUT_OF_SIGHT_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Out of sight</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+  body { font: 14px/17px sans-serif; margin: 8px; }
+  .pale { color: #bbb; }
+  .skip { position: absolute; left: -999px; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0, 0, 0, 0); }
+  header { position: fixed; top: 0; left: 0; right: 0; background: #fff; }
+  header a, main > a, .drawer a { display: block; }
+  main { margin-top: 17px; }
+  .drawer { position: absolute; left: -300px; width: 250px; }
+  .tiny { display: inline-block; width: 16px; height: 16px; }
+  .icon { display: block; width: 30px; height: 30px; background: #036; }
+</style></head>
+<body>
+<a class="skip pale" href="#main">Skip to content</a>
+<header><a href="/home">Home</a></header>
+<main id="main">
+<a href="/news">News</a>
+<nav class="drawer"><a href="/drawer-one">Drawer one</a><a href="/drawer-two">Drawer two</a></nav>
+<p>Price <span class="pale">/</span> unit <span class="pale">0</span></p>
+<span class="visually-hidden pale">Hidden label</span>
+<fieldset disabled><legend class="pale">Unavailable</legend>
+<label class="pale">Gift wrap <input type="checkbox"></label></fieldset>
+<label class="pale" for="later">Deliver later</label> <input id="later" disabled>
+<p class="pale">Pale grey text on white.</p>
+<p><a class="tiny" href="/cart" aria-label="Cart"><span class="icon"></span></a><a class="tiny" href="/account"
+  aria-label="Account"><span class="icon"></span></a></p>
+</main></body></html>
+"""
+
 
 # A page that paints, then pushes its text down with a late banner (a layout shift) and keeps the
 # main thread busy with a fixed amount of work: a few hundred ms of CPU, a TBT far over 0 at
@@ -464,6 +500,7 @@ ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
     "/busy": lambda handler, hit: handler.html(BUSY_PAGE),
     "/layout": lambda handler, hit: handler.html(LAYOUT_PAGE),
     "/toggles": lambda handler, hit: handler.html(TOGGLES_PAGE),
+    "/out-of-sight": lambda handler, hit: handler.html(OUT_OF_SIGHT_PAGE),
     "/small-print": H.small_print,
     "/never-loads": H.never_loads,
     "/private-assets": H.private_assets,

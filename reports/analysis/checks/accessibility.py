@@ -77,7 +77,9 @@ def _from_browser(context: Context, key: str) -> Outcome:
 @category.check("color_contrast", MEDIUM, rendered_only=True)
 def color_contrast(context: Context) -> Outcome:
     """Text contrasts with its background at least 4.5:1, or 3:1 when large (24px, or 18.66px bold):
-    WCAG 1.4.3 AA, Lighthouse `color-contrast`. Text over images is not judged."""
+    WCAG 1.4.3 AA, Lighthouse `color-contrast`. As axe-core (which Lighthouse runs) does, text is not
+    judged over images, off screen (off the page, clipped, outside the box that hides its overflow),
+    in or labelling a disabled control, without a letter or digit, or, when it fails, of one character."""
     return _from_browser(context, "color_contrast")
 
 
@@ -88,7 +90,9 @@ def tap_targets(context: Context) -> Outcome:
     `target-size`) does. Targets are focusable widgets (links, buttons, fields, widget roles); one in a
     line of text is exempt (WCAG's "inline" exception, axe's "in a text block": any text of its own
     beside it); a neighbour with the same URL is the same target; only a target in the tab order next
-    to another one fails, since axe leaves the rest undecided. Medium, as colour contrast: a WCAG AA
+    to another one fails, since axe leaves the rest undecided, as it does a target off screen or whose
+    content spills out of it; and targets crowd each other only when they move together (the fixed
+    layer, one scrolling box, the page). Medium, as colour contrast: a WCAG AA
     failure that axe rates serious, which makes people with tremors or large fingers miss links."""
     return _from_browser(context, "tap_targets")
 

@@ -68,6 +68,24 @@ def test_tap_targets_follow_axe_target_size(test_site, rendering):
     assert tap_targets["value"] == {"targets": 4, "failing": 2}
 
 
+def test_text_that_axe_leaves_unjudged_fails_no_contrast(test_site, rendering):
+    contrast = analyze(test_site.url("/out-of-sight")).results["accessibility"]["color_contrast"]
+
+    # Off the page, clipped, disabled, a disabled field's label, a slash: not judged. A lone
+    # character is measured (Home, News, the price line, "0" and the paragraph) but not failed.
+    assert [item["text"] for item in contrast["errors"]["failed"]] == ["Pale grey text on white."]
+    assert contrast["value"] == {"text_elements": 5}
+
+
+def test_targets_off_the_page_in_another_layer_or_spilling_over_are_not_crowded(test_site, rendering):
+    tap_targets = analyze(test_site.url("/out-of-sight")).results["accessibility"]["tap_targets"]
+
+    # The drawer parked off the page is not measured; the fixed header's link does not crowd the
+    # page's link under it; icons spilling out of their 16px links leave their size unknown.
+    assert tap_targets["passed"], tap_targets
+    assert tap_targets["value"] == {"targets": 4, "failing": 0}
+
+
 def test_an_anchor_without_href_that_a_script_listens_to_is_not_crawlable(test_site, rendering):
     crawlable = analyze(test_site.url("/toggles")).results["seo"]["crawlable_links"]
 
