@@ -137,7 +137,9 @@
       .join("")
       .replace(/\s+/g, " ")
       .trim();
-  const LETTERLESS = /[\p{P}\p{S}\s]/gu;
+  // axe's punctuation and emoji; whitespace stays, so "| |" is text to judge and "/" is not.
+  const PUNCTUATION_OR_EMOJI =
+    /[\u2000-\u206F\u2E00-\u2E7F\u3000-\u3004\u3008-\u3020\u3030\u3036-\u3037\u303D-\u303F\u30FB\uFE10-\uFE6F\uFF01-\uFF0F\uFF1A-\uFF20\uFF3B-\uFF40\uFF5B-\uFF65\\'!"#$%&\xa3\xa2\xa5\xa7\u20ac()*+,\-./:;<=>?@[\]^_`{|}~\xb1]|\p{Extended_Pictographic}/gu;
   // A ::before or ::after box with a background covering over a quarter of the text's element or
   // an ancestor: the background behind the text is unknown, so axe leaves it unjudged.
   const pseudoBackdropArea = (node, pseudo) => {
@@ -180,7 +182,7 @@
       if (smallText.length < LIMIT) smallText.push({ text: node.data.trim().slice(0, 60), size: style.fontSize });
     }
     const text = ownText(element);
-    if (!onScreen(element) || !parseFloat(style.fontSize) || !text.replace(LETTERLESS, "")) continue;
+    if (!onScreen(element) || !parseFloat(style.fontSize) || !text.replace(PUNCTUATION_OR_EMOJI, "")) continue;
     if (disabled(element) || labelsOnlyDisabled(element) || underPseudoBackdrop(element)) continue;
     const background = backgroundOf(element);
     const foreground = parseColor(style.color);
