@@ -276,7 +276,7 @@
   // Half the distance axe measures between a target and a neighbour (its getOffset).
   const offset = (rects, other) => {
     const otherRects = rectsOf(other);
-    const otherBox = other.getBoundingClientRect();
+    const otherBox = boxes.get(other);
     let distance = Infinity;
     for (const rect of rects) {
       const c = centreOf(rect);
@@ -339,18 +339,24 @@
       (inTabOrder(element) || !candidates.some((other) => other !== element && other.contains(element) && inTabOrder(other))) &&
       !inTextBlock(element),
   );
+  // Only a neighbour whose box comes within 24px can be nearer than 12px to a target's centre, or
+  // have its own centre nearer than 24px (axe's findNearbyElms margin): the DOM is asked about no
+  // other, which keeps a page of thousands of links to a quadratic of arithmetic.
+  const boxes = new Map(candidates.map((element) => [element, element.getBoundingClientRect()]));
+  const within24 = (a, b) => b.left < a.right + 24 && a.left < b.right + 24 && b.top < a.bottom + 24 && a.top < b.bottom + 24;
+  const neighbours = candidates.filter(inTabOrder);
   const tapFailures = [];
   let failing = 0;
   for (const element of targets) {
-    const box = element.getBoundingClientRect();
+    const box = boxes.get(element);
     // Too small, but only a failure for a target in the tab order next to another (axe: otherwise "incomplete").
     if (bigEnough(box) || !inTabOrder(element) || overflowing(element, box)) continue;
     const rects = rectsOf(element);
     const mine = destination(element);
-    const crowded = candidates.some(
+    const crowded = neighbours.some(
       (other) =>
         other !== element &&
-        inTabOrder(other) &&
+        within24(box, boxes.get(other)) &&
         layerOf(other) === layerOf(element) &&
         !other.contains(element) &&
         !element.contains(other) &&
