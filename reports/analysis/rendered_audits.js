@@ -102,7 +102,7 @@
     return layers.reduceRight((below, layer) => over(layer, below), [255, 255, 255, 1]);
   };
   // axe's color-contrast-matches: the text of a disabled control, or of a label of one, is not held
-  // to contrast (WCAG 1.4.3 exempts inactive components), nor is text without a letter or digit.
+  // to contrast (WCAG 1.4.3 exempts inactive components), nor is text of punctuation or emoji alone.
   const DISABLEABLE = new Set(["FIELDSET", "BUTTON", "SELECT", "INPUT", "TEXTAREA"]);
   const disabled = (element) => {
     for (let node = element; node; node = node.parentElement) {
@@ -264,6 +264,12 @@
         isWidget(element) && isFocusable(element) && !(element instanceof SVGElement) && visible(element) && onScreen(element),
     )
     .slice(0, 5000);
+  // Only a neighbour whose box comes within 24px can be nearer than 12px to a target's centre, or
+  // have its own centre nearer than 24px (axe's findNearbyElms margin): the DOM is asked about no
+  // other, which keeps a page of thousands of links to a quadratic of arithmetic.
+  const boxes = new Map(candidates.map((element) => [element, element.getBoundingClientRect()]));
+  const within24 = (a, b) => b.left < a.right + 24 && a.left < b.right + 24 && b.top < a.bottom + 24 && a.top < b.bottom + 24;
+  const neighbours = candidates.filter(inTabOrder);
   const rectsOf = (element) =>
     getComputedStyle(element).display === "inline" ? [...element.getClientRects()] : [element.getBoundingClientRect()];
   const centreOf = (rect) => ({ x: rect.left + rect.width / 2, y: rect.top + rect.height / 2 });
@@ -339,12 +345,6 @@
       (inTabOrder(element) || !candidates.some((other) => other !== element && other.contains(element) && inTabOrder(other))) &&
       !inTextBlock(element),
   );
-  // Only a neighbour whose box comes within 24px can be nearer than 12px to a target's centre, or
-  // have its own centre nearer than 24px (axe's findNearbyElms margin): the DOM is asked about no
-  // other, which keeps a page of thousands of links to a quadratic of arithmetic.
-  const boxes = new Map(candidates.map((element) => [element, element.getBoundingClientRect()]));
-  const within24 = (a, b) => b.left < a.right + 24 && a.left < b.right + 24 && b.top < a.bottom + 24 && a.top < b.bottom + 24;
-  const neighbours = candidates.filter(inTabOrder);
   const tapFailures = [];
   let failing = 0;
   for (const element of targets) {
