@@ -22,14 +22,14 @@
     const path = CLIP_PATH.exec(style.clipPath);
     return !!path && ((path[1] === "inset" && parseInt(path[2], 10) >= 50) || (path[1] === "circle" && path[2] === "0"));
   };
+  const rtl = getComputedStyle(document.body || document.documentElement).direction === "rtl";
+  const rightEdge = Math.max(document.documentElement.scrollWidth, innerWidth);
   const offscreen = (element, style) => {
     const box = element.getBoundingClientRect();
     if ((box.top === 0 && box.bottom === 0) || (box.left === 0 && box.right === 0)) return false;
     const fixed = style.position === "fixed";
     const [x, y] = fixed ? [0, 0] : [scrollX, scrollY];
     if (box.bottom + y <= 0 || (fixed && box.top >= innerHeight)) return true;
-    const rtl = getComputedStyle(document.body || document.documentElement).direction === "rtl";
-    const rightEdge = Math.max(document.documentElement.scrollWidth, innerWidth);
     return ((fixed || rtl) && box.left + x >= rightEdge) || ((fixed || !rtl) && box.right + x <= 0);
   };
   const positionedBetween = (element, ancestor) => {
@@ -38,7 +38,9 @@
     }
     return false;
   };
-  const overlap = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  // Whether two boxes overlap, or come within `margin` pixels of each other.
+  const overlap = (a, b, margin = 0) =>
+    a.left < b.right + margin && b.left < a.right + margin && a.top < b.bottom + margin && b.top < a.bottom + margin;
   const outsideOverflow = (element, style) => {
     if (style.position === "fixed") return false;
     const box = element.getBoundingClientRect();
@@ -152,11 +154,19 @@
     if (!width.endsWith("px") || !height.endsWith("px")) return parseFloat(width) === 0 || parseFloat(height) === 0 ? 0 : Infinity;
     return parseFloat(width) * parseFloat(height);
   };
+  // An ancestor's backdrops are the same for every text under it: read once.
+  const backdropAreas = new Map();
+  const backdropArea = (node) => {
+    if (!backdropAreas.has(node)) {
+      backdropAreas.set(node, pseudoBackdropArea(node, "::before") + pseudoBackdropArea(node, "::after"));
+    }
+    return backdropAreas.get(node);
+  };
   const underPseudoBackdrop = (element) => {
     const box = element.getBoundingClientRect();
     const quarter = box.width * box.height * 0.25;
     for (let node = element; node; node = node.parentElement) {
-      if (pseudoBackdropArea(node, "::before") + pseudoBackdropArea(node, "::after") > quarter) return true;
+      if (backdropArea(node) > quarter) return true;
     }
     return false;
   };
@@ -268,7 +278,6 @@
   // have its own centre nearer than 24px (axe's findNearbyElms margin): the DOM is asked about no
   // other, which keeps a page of thousands of links to a quadratic of arithmetic.
   const boxes = new Map(candidates.map((element) => [element, element.getBoundingClientRect()]));
-  const within24 = (a, b) => b.left < a.right + 24 && a.left < b.right + 24 && b.top < a.bottom + 24 && a.top < b.bottom + 24;
   const neighbours = candidates.filter(inTabOrder);
   const rectsOf = (element) =>
     getComputedStyle(element).display === "inline" ? [...element.getClientRects()] : [element.getBoundingClientRect()];
@@ -356,7 +365,7 @@
     const crowded = neighbours.some(
       (other) =>
         other !== element &&
-        within24(box, boxes.get(other)) &&
+        overlap(box, boxes.get(other), 24) &&
         layerOf(other) === layerOf(element) &&
         !other.contains(element) &&
         !element.contains(other) &&
