@@ -433,25 +433,43 @@ def metric_runs(entry: dict) -> list[dict]:
     return entry.get("metric_runs") or [entry.get("metrics", {})]
 
 
-def repeat_lighthouse(corpus: ServedCorpus, files: list[str], lighthouse: str, runs: int, jobs: int) -> None:
+def repeat_lighthouse(
+    corpus: ServedCorpus, files: list[str], lighthouse: str, runs: int, jobs: int, *, again: bool = False
+) -> None:
     """Run Lighthouse's performance category again on `files` until each has `runs` runs of its lab metrics.
 
     One run's TBT is the CPU time the machine left Chromium, so a single run is a poor reference
-    (bench/README.md): the median of several is compared instead.
+    (bench/README.md): the median of several is compared instead. With `again` the runs stored
+    before are kept apart ("metric_runs_earlier") and `runs` new ones become the reference; a run
+    already moved stays moved, so an interrupted measurement goes on where it stopped. Each run
+    records the machine's load average as it starts: Lighthouse's simulation counts wall-clock
+    time, which a busy machine lengthens.
     """
     cache = cached_lighthouse(corpus.cache)
+    if again:
+        for file in files:
+            if file in cache and "metric_runs_earlier" not in cache[file]:
+                cache[file]["metric_runs_earlier"] = metric_runs(cache[file])
+                cache[file]["metric_runs"] = []
+        save_lighthouse(cache, corpus.cache)
     lock = threading.Lock()
-    wanted = [file for file in files if file in cache for _ in range(len(metric_runs(cache[file])), runs)]
+
+    def stored(entry: dict) -> int:
+        return len(entry["metric_runs"]) if again else len(metric_runs(entry))
+
+    wanted = [file for file in files if file in cache for _ in range(stored(cache[file]), runs)]
 
     def one(file: str) -> None:
         try:
             url = corpus.url(file, browser=True)
-            metrics = run_lighthouse_categories(lighthouse, url, ("performance",))["metrics"]
+            load = round(os.getloadavg()[0], 2)
+            metrics = {**run_lighthouse_categories(lighthouse, url, ("performance",))["metrics"], "load": load}
         except LIGHTHOUSE_FAILURES as exc:
             print(f"Lighthouse failed on {file}: {exc}", file=sys.stderr)
             return
         with lock:
-            cache[file]["metric_runs"] = [*metric_runs(cache[file]), metrics]
+            before = cache[file]["metric_runs"] if again else metric_runs(cache[file])
+            cache[file]["metric_runs"] = [*before, metrics]
             save_lighthouse(cache, corpus.cache)
             print(f"Lighthouse run {len(cache[file]['metric_runs'])} of {file}", file=sys.stderr)
 
@@ -498,6 +516,11 @@ def main() -> None:
         help="runs of Lighthouse's lab metrics per page of the part; their median is the reference (default 1)",
     )
     parser.add_argument(
+        "--lighthouse-again",
+        action="store_true",
+        help="measure the --lighthouse-runs afresh (on a quiet machine): the runs stored before are kept apart",
+    )
+    parser.add_argument(
         "--renderings",
         type=int,
         default=1,
@@ -539,7 +562,7 @@ def main() -> None:
     try:
         theirs = lighthouse_results(corpus, manifest, files, lighthouse, args.jobs)
         if lighthouse and args.lighthouse_runs > 1:
-            repeat_lighthouse(corpus, files, lighthouse, args.lighthouse_runs, args.jobs)
+            repeat_lighthouse(corpus, files, lighthouse, args.lighthouse_runs, args.jobs, again=args.lighthouse_again)
             theirs = {file: entry for file, entry in cached_lighthouse(corpus.cache).items() if file in theirs}
         if args.lighthouse_only:
             return

@@ -56,3 +56,25 @@ def test_a_page_lighthouse_could_not_score_is_left_out_of_the_score_ranks(capsys
     assert "(3 pages Lighthouse scored)" in output
     assert re.search(r"rendered: score ~ mean of Lighthouse SEO, a11y, BP\s+1\.00 .* n=3", output)
     assert re.search(r"^unscored\.html\s+50\s+50\s+50$", output, re.MULTILINE)
+
+
+def test_lighthouse_measured_again_keeps_the_earlier_runs_apart_and_resumes(tmp_path, monkeypatch):
+    cache = tmp_path / "lighthouse.json"
+    earlier = [metrics(900), metrics(1200)]
+    engine_corpus.save_lighthouse({"a.html": {"metrics": metrics(900), "metric_runs": earlier}}, cache)
+    corpus = SimpleNamespace(cache=cache, url=lambda file, browser: f"https://127.0.0.1/{file}")
+    measured = iter((40, 50, 60, 70))
+    monkeypatch.setattr(engine_corpus, "run_lighthouse_categories", lambda *args: {"metrics": metrics(next(measured))})
+
+    engine_corpus.repeat_lighthouse(corpus, ["a.html"], "lighthouse", 2, 1, again=True)
+    entry = engine_corpus.cached_lighthouse(cache)["a.html"]
+    assert entry["metric_runs_earlier"] == earlier
+    assert [run["tbt"]["value"] for run in entry["metric_runs"]] == [40, 50]
+    assert all(isinstance(run["load"], float) for run in entry["metric_runs"])
+    assert engine_corpus.lighthouse_metric(entry, "tbt") == 45
+
+    # Asked again for three runs: the two new ones stay, one more is made, nothing is moved twice.
+    engine_corpus.repeat_lighthouse(corpus, ["a.html"], "lighthouse", 3, 1, again=True)
+    entry = engine_corpus.cached_lighthouse(cache)["a.html"]
+    assert entry["metric_runs_earlier"] == earlier
+    assert [run["tbt"]["value"] for run in entry["metric_runs"]] == [40, 50, 60]
