@@ -429,8 +429,12 @@ def lighthouse_results(
 
 
 def metric_runs(entry: dict) -> list[dict]:
-    """Lighthouse's lab metrics of a page, one dict per run (the first is the run of its categories)."""
-    return entry.get("metric_runs") or [entry.get("metrics", {})]
+    """Lighthouse's lab metrics of a page, one dict per run (the first is the run of its categories).
+
+    A page measured again (repeat_lighthouse's `again`) holds only its new runs, none if they all
+    failed: its first run, from before, is no longer its reference.
+    """
+    return entry["metric_runs"] if "metric_runs" in entry else [entry.get("metrics", {})]
 
 
 def repeat_lighthouse(
@@ -453,11 +457,7 @@ def repeat_lighthouse(
                 cache[file]["metric_runs"] = []
         save_lighthouse(cache, corpus.cache)
     lock = threading.Lock()
-
-    def stored(entry: dict) -> int:
-        return len(entry["metric_runs"]) if again else len(metric_runs(entry))
-
-    wanted = [file for file in files if file in cache for _ in range(stored(cache[file]), runs)]
+    wanted = [file for file in files if file in cache for _ in range(len(metric_runs(cache[file])), runs)]
 
     def one(file: str) -> None:
         try:
@@ -468,8 +468,7 @@ def repeat_lighthouse(
             print(f"Lighthouse failed on {file}: {exc}", file=sys.stderr)
             return
         with lock:
-            before = cache[file]["metric_runs"] if again else metric_runs(cache[file])
-            cache[file]["metric_runs"] = [*before, metrics]
+            cache[file]["metric_runs"] = [*metric_runs(cache[file]), metrics]
             save_lighthouse(cache, corpus.cache)
             print(f"Lighthouse run {len(cache[file]['metric_runs'])} of {file}", file=sys.stderr)
 

@@ -1,6 +1,7 @@
 """bench/engine_corpus.py --renderings: our lab metrics are compared as their median, like Lighthouse's (issue 21)."""
 
 import re
+import subprocess
 from types import SimpleNamespace
 
 from bench import engine_corpus
@@ -78,3 +79,20 @@ def test_lighthouse_measured_again_keeps_the_earlier_runs_apart_and_resumes(tmp_
     entry = engine_corpus.cached_lighthouse(cache)["a.html"]
     assert entry["metric_runs_earlier"] == earlier
     assert [run["tbt"]["value"] for run in entry["metric_runs"]] == [40, 50, 60]
+
+
+def test_a_page_lighthouse_cannot_time_again_has_no_reference_left(tmp_path, monkeypatch):
+    cache = tmp_path / "lighthouse.json"
+    engine_corpus.save_lighthouse({"a.html": {"metrics": metrics(900), "metric_runs": [metrics(900)]}}, cache)
+    corpus = SimpleNamespace(cache=cache, url=lambda file, browser: f"https://127.0.0.1/{file}")
+
+    def fails(*args):
+        raise subprocess.CalledProcessError(1, "lighthouse")
+
+    monkeypatch.setattr(engine_corpus, "run_lighthouse_categories", fails)
+
+    engine_corpus.repeat_lighthouse(corpus, ["a.html"], "lighthouse", 3, 1, again=True)
+    entry = engine_corpus.cached_lighthouse(cache)["a.html"]
+    assert entry["metric_runs_earlier"] == [metrics(900)]
+    assert entry["metric_runs"] == []
+    assert engine_corpus.lighthouse_metric(entry, "tbt") is None
