@@ -15,8 +15,10 @@ import logging
 import os
 import re
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator, Mapping
+from itertools import repeat
 
 from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
@@ -66,24 +68,25 @@ def _breakdown_columns(
     """The breakdowns as columns for PostgreSQL to sum (what _breakdown sums in Python).
 
     A row per new visit and per robot's (link, day, User-Agent), naming one of the batch's few
-    distinct sets of (dimension, name) pairs, then those sets' pairs. Summing five rows per
-    visit in Python took 16 ms of each 5,000-visit batch, holding the GIL that the request
-    threads of the process need; this loop takes 1.3 ms, and PostgreSQL, a process of its
-    own, does the sums.
+    distinct sets of (dimension, name) pairs, then those sets' pairs. The per-visit columns are
+    built by map() over C functions (the cached breakdown_names included), not by a Python loop:
+    the writer runs in a thread of the web process, and a Python loop holds the GIL in 5 ms
+    slices that the event loop serving the redirects waits behind (bench/README.md, "The
+    flusher's Python time"), where a C call holds it once, for well under a millisecond.
     """
-    sets: dict[tuple[tuple[str, str], ...], int] = {}
-    link_ids, days, set_ids = [], [], []
-    for visit in new_visits:
-        link_ids.append(visit[0])
-        days.append(visit[2])
-        set_ids.append(sets.setdefault(breakdown_names(details.get(visit, NO_DETAILS)), len(sets)))
+    link_ids, _visitors, days = (
+        (list(column) for column in zip(*new_visits, strict=True)) if new_visits else ([], [], [])
+    )
+    names = list(map(breakdown_names, map(details.get, new_visits, repeat(NO_DETAILS))))
     counts = [1] * len(new_visits)
-    for (link_id, day, user_agent), count in bots.items():
+    for (link_id, day, user_agent), count in bots.items():  # a robot's row per (link, day, User-Agent): few
         link_ids.append(link_id)
         days.append(day)
-        set_ids.append(sets.setdefault(((BOTS, bot_name(user_agent)),), len(sets)))
+        names.append(((BOTS, bot_name(user_agent)),))
         counts.append(count)
-    named = [(set_id, dimension, name) for names, set_id in sets.items() for dimension, name in names]
+    sets = {names_set: set_id for set_id, names_set in enumerate(dict.fromkeys(names))}
+    set_ids = list(map(sets.__getitem__, names))
+    named = [(set_id, dimension, name) for names_set, set_id in sets.items() for dimension, name in names_set]
     return [link_ids, days, set_ids, counts, *(list(column) for column in zip(*named, strict=True))]
 
 
@@ -109,8 +112,12 @@ def _array(values: list[int] | list[datetime.date] | list[str]) -> str | list:
 def _write_postgresql(
     visits: list[VisitKey], details: Mapping[VisitKey, VisitDetails], bots: Mapping[BotKey, int]
 ) -> Counter[tuple[int, datetime.date]]:
+    # Every per-visit step below is a C call (zip, map, Counter, sorted, str.join), for the GIL's
+    # sake (_breakdown_columns says why), and the GIL is handed over between statements.
     new: Counter[tuple[int, datetime.date]] = Counter()
     new_visits: list[VisitKey] = []
+    new_links: tuple[int, ...] = ()
+    new_days: tuple[datetime.date, ...] = ()
     with connection.cursor() as cursor:
         if visits:
             link_ids, visitors, days = (list(column) for column in zip(*visits, strict=True))
@@ -120,8 +127,11 @@ def _write_postgresql(
                 "ON CONFLICT DO NOTHING RETURNING link_id, visitor, day",
                 [_array(link_ids), _array(visitors), _array(days)],
             )
-            new_visits = [tuple(row) for row in cursor.fetchall()]
-            new = Counter((link_id, day) for link_id, _visitor, day in new_visits)
+            new_visits = cursor.fetchall()  # tuples, as the keys of `details`
+            if new_visits:
+                new_links, _visitors, new_days = zip(*new_visits, strict=True)
+                new = Counter(zip(new_links, new_days, strict=True))
+            _let_requests_run()
         if new_visits or bots:
             cursor.execute(
                 f"INSERT INTO {BREAKDOWN_TABLE} (link_id, day, dimension, name, visits) "
@@ -133,7 +143,8 @@ def _write_postgresql(
                 f"DO UPDATE SET visits = {BREAKDOWN_TABLE}.visits + EXCLUDED.visits",
                 [_array(column) for column in _breakdown_columns(new_visits, details, bots)],
             )
-        links = _per_link(new)
+            _let_requests_run()
+        links = Counter(new_links)
         ids = sorted(links)
         if len(ids) > 1:
             cursor.execute(
@@ -144,21 +155,19 @@ def _write_postgresql(
                 f"UPDATE {LINK_TABLE} AS link SET counter = link.counter + new.n "
                 "FROM unnest(%s::bigint[], %s::bigint[]) AS new(id, n) WHERE link.id = new.id "
                 "RETURNING link.max_visits IS NOT NULL AND link.counter >= link.max_visits",
-                [_array(ids), _array([links[link_id] for link_id in ids])],
+                [_array(ids), _array(list(map(links.__getitem__, ids)))],
             )
             used_up = any(used_up for (used_up,) in cursor.fetchall())
+            _let_requests_run()
             keys = sorted(new)
+            key_links, key_days = zip(*keys, strict=True)
             cursor.execute(
                 f"INSERT INTO {DAILY_TABLE} (link_id, day, visits) "
                 "SELECT * FROM unnest(%s::bigint[], %s::date[], %s::bigint[]) "
                 f"ON CONFLICT (link_id, day) DO UPDATE SET visits = {DAILY_TABLE}.visits + EXCLUDED.visits",
-                [
-                    _array([key[0] for key in keys]),
-                    _array([key[1] for key in keys]),
-                    _array([new[key] for key in keys]),
-                ],
+                [_array(list(key_links)), _array(list(key_days)), _array(list(map(new.__getitem__, keys)))],
             )
-            site = _per_day(new)
+            site = Counter(new_days)
             site_days = sorted(site)
             cursor.execute(
                 f"INSERT INTO {SITE_DAILY_TABLE} (day, visits) SELECT * FROM unnest(%s::date[], %s::bigint[]) "
@@ -168,6 +177,15 @@ def _write_postgresql(
             if used_up:
                 bump_links_version()
     return new
+
+
+def _let_requests_run() -> None:
+    """Hand the GIL to a waiting thread (the event loop, a request thread) before the next step.
+
+    Otherwise this thread keeps it until the interpreter's 5 ms switch interval takes it away,
+    each time the event loop let go of it for a system call.
+    """
+    time.sleep(0)
 
 
 # Rows per statement on SQLite: 5 parameters a row (a breakdown's) stays far below its 32,766 variables.
