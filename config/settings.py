@@ -408,6 +408,10 @@ SHORTENER_CACHE_SECONDS = env_int("SHORTENER_CACHE_SECONDS", 300, minimum=0)
 # New visits are buffered in each process and written in one batch this often (and at exit);
 # a crash loses at most this much. 0 writes each visit during its request instead.
 SHORTENER_VISIT_FLUSH_SECONDS = env_float("SHORTENER_VISIT_FLUSH_SECONDS", 0.5, minimum=0)
+# Each web process hands its batches to a writer process of its own (shortener/fastpath/visit_writer.py),
+# so that building the batch's statements does not hold the GIL its redirects need. 0: its flusher
+# thread writes them itself.
+SHORTENER_VISIT_WRITER_PROCESS = env_bool("SHORTENER_VISIT_WRITER_PROCESS", True)
 # Size of each process's code → link copies and of its memory of visitors seen today.
 SHORTENER_CACHE_MAX_ENTRIES = env_int("SHORTENER_CACHE_MAX_ENTRIES", 100_000, minimum=100)
 # How many of the most visited links each process loads into its lookup cache when it starts

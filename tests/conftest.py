@@ -26,6 +26,9 @@ def _test_environment(settings):
     settings.WHITENOISE_USE_FINDERS = True
     settings.WHITENOISE_AUTOREFRESH = True
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # A writer process would connect to the database DATABASE_URL names, not the test's:
+    # test_visit_writer.py points it at the test database.
+    settings.SHORTENER_VISIT_WRITER_PROCESS = False
     # Rate-limit counters and cached lookups must not leak from one test into the next.
     cache.clear()
     yield

@@ -51,6 +51,25 @@ def server_env(database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+def child_pids(pid: int) -> list[int]:
+    """The processes `pid` started, from any of its threads (a worker's visit writer is its flusher thread's)."""
+    children: list[int] = []
+    with suppress(FileNotFoundError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            with suppress(FileNotFoundError):
+                children += [int(child) for child in (task / "children").read_text().split()]
+    return children
+
+
+def running(pid: int) -> bool:
+    """Whether process `pid` exists and has not exited (a zombie not yet reaped has)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
 def manage(env: dict[str, str], *args: str) -> str:
     """Run a manage.py command with the server's environment; return its output."""
     result = subprocess.run(

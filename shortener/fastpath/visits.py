@@ -1,7 +1,9 @@
 """The visit buffer: visitors already seen today, and new visits written in batches.
 
 Each process keeps its new visits in a buffer that a background thread flushes every
-SHORTENER_VISIT_FLUSH_SECONDS (and at exit), in one transaction per batch. The redirect
+SHORTENER_VISIT_FLUSH_SECONDS (and at exit), in one transaction per batch, written by a
+writer process of its own (visit_writer.py; by the thread itself at exit, or with
+SHORTENER_VISIT_WRITER_PROCESS=0). The redirect
 then never waits for the database, and a thousand visits cost about what one did. The
 (link, visitor, day) unique constraint stays the authority, so visits buffered twice (two
 processes, or a retried batch) still count once. With SHORTENER_VISIT_FLUSH_SECONDS=0 each
@@ -26,6 +28,7 @@ from django.utils import timezone
 
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, bump_links_version
+from shortener.fastpath.visit_writer import VisitWriterProcess, WriterGone
 from shortener.models import DailyVisits, ShortLink, SiteDailyVisits, Visit, VisitBreakdown
 from shortener.services.breakdowns import BOTS, NO_DETAILS, VisitDetails, bot_name, breakdown_names
 from shortener.services.visits import BotKey, VisitKey
@@ -351,6 +354,7 @@ class VisitBuffer:
         self._bots: Counter[BotKey] = Counter()
         self._flusher_pid: int | None = None
         self._flusher: threading.Thread | None = None
+        self._writer: VisitWriterProcess | None = None
         self._stopping = threading.Event()
         # False: no flusher thread is started (fastpath.isolated(), for tests).
         self.background = True
@@ -379,14 +383,17 @@ class VisitBuffer:
             self.start_flusher()
 
     def start_flusher(self) -> None:
+        self._writer = VisitWriterProcess() if settings.SHORTENER_VISIT_WRITER_PROCESS else None
         self._flusher = threading.Thread(target=self._run, name="shortener-visit-flusher", daemon=True)
         self._flusher.start()
         atexit.register(self.stop)
 
     def _run(self) -> None:
+        if self._writer is not None:
+            self._writer.start()
         while not self._stopping.wait(settings.SHORTENER_VISIT_FLUSH_SECONDS):
             try:
-                self.flush()
+                self.flush(self._writer)
             except Exception:
                 # The batch went back into the buffer; the next round retries it.
                 logger.exception("Could not write the buffered visits; retrying in the next round.")
@@ -398,13 +405,15 @@ class VisitBuffer:
         self._stopping.set()
         if self._flusher is not None and self._flusher is not threading.current_thread():
             self._flusher.join(timeout=10)
+        if self._writer is not None:
+            self._writer.close()
         try:
             self.flush()
         except Exception:
             logger.exception("Could not write the buffered visits at exit; they are lost.")
 
-    def flush(self) -> int:
-        """Write the pending visits now; return how many of them were new (counted)."""
+    def flush(self, writer: VisitWriterProcess | None = None) -> int:
+        """Write the pending visits now (through `writer`, if given); return how many of them were new (counted)."""
         with self._flush_lock:
             with self._lock:
                 pending, self._pending = self._pending, {}
@@ -412,6 +421,11 @@ class VisitBuffer:
             if not pending and not bots:
                 return 0
             try:
+                if writer is not None:
+                    try:
+                        return writer.write(pending, bots)
+                    except WriterGone:
+                        logger.warning("The visit writer process exited; this batch is written here.", exc_info=True)
                 return write_visits(list(pending), wait_for_wal=True, details=pending, bots=bots)
             except DatabaseError:
                 with self._lock:

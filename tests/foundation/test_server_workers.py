@@ -14,7 +14,7 @@ from django.db import connection
 
 from shortener.models import ShortLink
 from tests.polling import eventually
-from tests.servers import Server, served_database_url, server_env
+from tests.servers import Server, child_pids, running, served_database_url, server_env
 from tests.shortener.factories import ShortLinkFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -53,6 +53,8 @@ def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(link):
         # Traffic flows through both workers before one of them dies.
         eventually(lambda: sum(status == 302 for _, status in results) >= 50, message=server.output)
         victim, survivor = server.worker_pids()
+        # Its visit writer process (started at its first flush) holds the batch being written.
+        writers = eventually(lambda: child_pids(victim), message=server.output)
 
         os.kill(victim, signal.SIGKILL)
         killed_at = time.monotonic()
@@ -77,6 +79,8 @@ def test_a_killed_worker_is_replaced_and_the_service_keeps_answering(link):
 
         assert server.process.poll() is None, server.output()
         assert len(server.worker_pids()) == 2 and victim not in server.worker_pids()
+        # The killed worker's pipe closed, so its writer finished its batch and exited: no orphan.
+        eventually(lambda: not any(running(pid) for pid in writers), timeout=10, message=server.output)
         after = [status for at, status in results if at > killed_at + 0.5]
         assert after and all(status == 302 for status in after)
         made = sum(1 for _, status in results if status == 302)
