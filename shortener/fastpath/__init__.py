@@ -9,6 +9,8 @@
     visits.py   visitors seen today, and new visits buffered and written every
                 SHORTENER_VISIT_FLUSH_SECONDS by a thread (and at exit); a visit of a link with
                 max_visits is counted in the database during its request instead (see follow())
+    visit_writer.py  the process (one per web process) the flusher hands each batch to, so that
+                writing it does not hold the GIL the redirects need
 
 The rest of the shortener uses only this module's names (config/wsgi.py: wsgi.py). Domain rules (what counts as a
 visit, the visitor hash, URL validation) stay in shortener/services/.
