@@ -11,9 +11,9 @@ write_visits and answers how many visits were new.
 
 - A batch is acknowledged only once its transaction has committed. If the child dies first (or
   cannot start), the flusher writes that batch itself, in its own process, and starts a new
-  child RESTART_DELAY_SECONDS later: nothing is lost. A batch the child committed but could not acknowledge
-  is written twice, which the (link, visitor, day) constraint makes harmless for visits; the
-  robots' request counts of that batch would count twice.
+  child RESTART_DELAY_SECONDS later: nothing is lost. A batch the child committed but could not
+  acknowledge is written twice, which the (link, visitor, day) constraint makes harmless for
+  visits; the robots' request counts of that batch would count twice.
 - A database error in the child comes back as a DatabaseError, so the batch goes back into the
   buffer for the next round, as it does when the flusher writes in-process.
 - The child ignores SIGTERM and SIGINT (serve.py and granian signal whole process groups) and
@@ -43,6 +43,8 @@ from shortener.services.visits import BotKey, VisitKey
 logger = logging.getLogger(__name__)
 
 COMMAND = [sys.executable, str(Path(__file__).resolve().parent.parent.parent / "manage.py"), "visit_writer"]
+# Each message, either way: one byte (+ a batch, or the count of its new visits; - an error),
+# the payload's length, the payload.
 HEADER = struct.Struct("!Q")
 OK, FAILED = b"+", b"-"
 # After a writer died holding a batch, the flusher writes in its own thread this long before it
