@@ -73,9 +73,10 @@ def _breakdown_columns(
     A row per new visit and per robot's (link, day, User-Agent), naming one of the batch's few
     distinct sets of (dimension, name) pairs, then those sets' pairs. The per-visit columns are
     built by map() over C functions (the cached breakdown_names included), not by a Python loop:
-    the writer runs in a thread of the web process, and a Python loop holds the GIL in 5 ms
-    slices that the event loop serving the redirects waits behind (bench/README.md, "The
-    flusher's Python time"), where a C call holds it once, for well under a millisecond.
+    where the writer runs in a thread of the web process (at exit, and with
+    SHORTENER_VISIT_WRITER_PROCESS=0), a Python loop holds the GIL in 5 ms slices that the event
+    loop serving the redirects waits behind (bench/README.md, "The flusher's Python time"), where
+    a C call holds it once, for well under a millisecond.
     """
     link_ids, _visitors, days = (
         (list(column) for column in zip(*new_visits, strict=True)) if new_visits else ([], [], [])

@@ -4,7 +4,6 @@ import datetime
 import os
 import signal
 import sys
-import time
 
 import pytest
 from django.db import DatabaseError, connection
@@ -12,7 +11,8 @@ from django.db import DatabaseError, connection
 from shortener.fastpath.visit_writer import VisitWriterProcess
 from shortener.fastpath.visits import VisitBuffer
 from shortener.models import ShortLink, Visit
-from tests.servers import running
+from tests.polling import eventually
+from tests.servers import running, served_database_url
 from tests.shortener.factories import ShortLinkFactory
 
 # The writer process connects on its own: it sees only what the test has committed.
@@ -24,13 +24,19 @@ TODAY = datetime.date(2026, 5, 1)
 @pytest.fixture(autouse=True)
 def _writer_uses_the_test_database(monkeypatch, settings):
     """The writer process reads DATABASE_URL, as the web process did: here, the test's database."""
-    params = connection.settings_dict
     if connection.vendor == "postgresql":
-        url = f"postgres://{params['USER']}@{params['HOST']}:{params['PORT']}/{params['NAME']}"
+        url = served_database_url(connection)
     else:
-        url = f"sqlite:///{params['NAME']}"
+        url = f"sqlite:///{connection.settings_dict['NAME']}"
     monkeypatch.setenv("DATABASE_URL", url)
     settings.SHORTENER_VISIT_WRITER_PROCESS = True
+
+
+def flushed_by_hand() -> VisitBuffer:
+    """A buffer without its background flusher (and that flusher's own writer), which would race the test's flushes."""
+    buffer = VisitBuffer()
+    buffer.background = False
+    return buffer
 
 
 def counter(link: ShortLink) -> int:
@@ -38,17 +44,10 @@ def counter(link: ShortLink) -> int:
     return link.counter
 
 
-def wait_for(condition, timeout: float = 30) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.05)
-    return condition()
-
-
 def test_the_writer_process_writes_a_batch_and_says_how_many_visits_were_new():
     link = ShortLinkFactory(code="abc")
     writer = VisitWriterProcess()
-    buffer = VisitBuffer()
+    buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY), ("Firefox", "Linux", "example.org"))
     buffer.add((link.pk, "b" * 32, TODAY))
     try:
@@ -69,7 +68,7 @@ def test_the_background_flusher_hands_its_batches_to_a_writer_process(settings):
     buffer = VisitBuffer()
     buffer.add((link.pk, "a" * 32, TODAY))
     try:
-        assert wait_for(lambda: counter(link) == 1)
+        eventually(lambda: counter(link) == 1)
         writer_pid = buffer._writer.pid
         assert writer_pid is not None and writer_pid != os.getpid() and running(writer_pid)
     finally:
@@ -81,13 +80,13 @@ def test_the_background_flusher_hands_its_batches_to_a_writer_process(settings):
 def test_a_writer_killed_between_batches_is_started_again_and_nothing_is_lost():
     link = ShortLinkFactory(code="abc")
     writer = VisitWriterProcess()
-    buffer = VisitBuffer()
+    buffer = flushed_by_hand()
     try:
         buffer.add((link.pk, "a" * 32, TODAY))
         buffer.flush(writer)
         first = writer.pid
         os.kill(first, signal.SIGKILL)
-        assert wait_for(lambda: not running(first))
+        eventually(lambda: not running(first))
 
         buffer.add((link.pk, "b" * 32, TODAY))
         assert buffer.flush(writer) == 1
@@ -102,7 +101,7 @@ def test_a_batch_the_writer_never_acknowledged_is_written_by_the_web_process():
     link = ShortLinkFactory(code="abc")
     # A writer that reads part of the batch and dies, as one killed in the middle would.
     writer = VisitWriterProcess([sys.executable, "-c", "import sys; sys.stdin.buffer.read(5)"])
-    buffer = VisitBuffer()
+    buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY))
 
     assert buffer.flush(writer) == 1
@@ -122,7 +121,7 @@ def test_a_database_error_in_the_writer_keeps_the_batch_for_the_next_round(monke
     monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:9/test")  # nothing listens on port 9
     link = ShortLinkFactory(code="abc")
     writer = VisitWriterProcess()
-    buffer = VisitBuffer()
+    buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY))
     try:
         with pytest.raises(DatabaseError):
@@ -140,14 +139,14 @@ def test_a_database_error_in_the_writer_keeps_the_batch_for_the_next_round(monke
 def test_the_writer_exits_when_the_web_process_is_gone():
     writer = VisitWriterProcess()
     link = ShortLinkFactory(code="abc")
-    buffer = VisitBuffer()
+    buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY))
     buffer.flush(writer)
     pid = writer.pid
     # What the kernel does for a killed web process: its end of the pipe closes.
     writer._process.stdin.close()
 
-    assert wait_for(lambda: writer._process.poll() is not None, timeout=10)
+    eventually(lambda: writer._process.poll() is not None, timeout=10)
     assert writer._process.returncode == 0
     writer.close()
     assert not running(pid)
@@ -157,17 +156,17 @@ def test_the_writer_outlives_a_sigterm_to_its_process_group_until_the_web_proces
     # serve.py and granian stop whole process groups; the web process still has its last batch to write.
     link = ShortLinkFactory(code="abc")
     writer = VisitWriterProcess()
-    buffer = VisitBuffer()
+    buffer = flushed_by_hand()
     try:
         buffer.add((link.pk, "a" * 32, TODAY))
         buffer.flush(writer)
         pid = writer.pid
+        # A SIGTERM with its default action kills at once, before the writer reads the next batch.
         os.kill(pid, signal.SIGTERM)
-        time.sleep(0.5)
 
         buffer.add((link.pk, "b" * 32, TODAY))
         assert buffer.flush(writer) == 1
-        assert writer.pid == pid
+        assert writer.pid == pid and running(pid), "the same writer wrote the batch"
     finally:
         writer.close()
 
