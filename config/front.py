@@ -162,6 +162,15 @@ def next_chunks(iterator: Iterator[bytes]) -> list[bytes]:
     return chunks
 
 
+def may_have_body(scope: dict) -> bool:
+    """False for an HTTP/1 request without Content-Length or Transfer-Encoding: it has no body
+    (RFC 9112, 6.3). Not waiting for one saves every such request (most reads, every redirect)
+    a coroutine, a timeout and a spooled file. HTTP/2 frames a body without either header."""
+    if scope.get("http_version", "1.1") not in ("1.1", "1.0"):
+        return True
+    return any(name in (b"content-length", b"transfer-encoding") for name, _ in scope.get("headers", []))
+
+
 class BufferedBodyFront:
     """ASGI application: read the body on the event loop, then run the WSGI application in a thread pool."""
 
@@ -183,7 +192,7 @@ class BufferedBodyFront:
         length = 0
         if declared.isdigit() and int(declared) > limit:
             application = error_app(413, f"The request body is too large: the limit is {limit} bytes.")
-        else:
+        elif may_have_body(scope):
             try:
                 body, length = await asyncio.wait_for(self.read_body(receive, limit), settings.REQUEST_BODY_TIMEOUT)
             except BodyTooLarge:

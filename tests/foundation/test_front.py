@@ -11,24 +11,35 @@ from config.front import STREAM_PIECE_BYTES, BufferedBodyFront
 def application(environ, start_response):
     if environ["PATH_INFO"] == "/streamed":
         response = StreamingHttpResponse(b"x" * 50_000 for _ in range(5))
+    elif environ["PATH_INFO"] == "/echo":
+        response = HttpResponse(environ["wsgi.input"].read())
     else:
         response = HttpResponse(b"hello")
     start_response(f"{response.status_code} OK", list(response.items()))
     return response
 
 
-def call(path: str) -> list[dict]:
+def call(path: str, *, headers: tuple = (), body: bytes = b"", http_version: str = "1.1") -> list[dict]:
     sent = []
-    requests = [{"type": "http.request", "body": b"", "more_body": False}]
+    requests = [{"type": "http.request", "body": body, "more_body": False}]
 
     async def receive() -> dict:
+        if not requests:
+            raise AssertionError("the body was read twice")
         return requests.pop(0)
 
     async def send(message: dict) -> None:
         sent.append(message)
 
     front = BufferedBodyFront(application, threads=2)
-    scope = {"type": "http", "method": "GET", "path": path, "headers": [], "query_string": b""}
+    scope = {
+        "type": "http",
+        "http_version": http_version,
+        "method": "GET",
+        "path": path,
+        "headers": list(headers),
+        "query_string": b"",
+    }
     # On a thread of its own: the browser tests' Playwright keeps an event loop running on this one.
     with ThreadPoolExecutor(max_workers=1) as pool:
         pool.submit(asyncio.run, front(scope, receive, send)).result()
@@ -49,3 +60,24 @@ def test_a_streamed_response_goes_out_piece_by_piece_not_read_whole_first():
     assert b"".join(piece["body"] for piece in pieces) == b"x" * 250_000
     assert all(len(piece["body"]) <= 2 * STREAM_PIECE_BYTES for piece in pieces)
     assert [piece.get("more_body", False) for piece in pieces] == [True] * (len(pieces) - 1) + [False]
+
+
+def test_an_http1_request_without_length_nor_chunks_has_no_body_to_wait_for():
+    # RFC 9112, 6.3: such a request has no body, so the front does not ask the server for one.
+    start, body = call("/echo", body=b"never sent by a real client")
+
+    assert start["status"] == 200
+    assert body["body"] == b""
+
+
+def test_a_chunked_get_has_its_body_read():
+    _, body = call("/echo", headers=[(b"transfer-encoding", b"chunked")], body=b"abc")
+
+    assert body["body"] == b"abc"
+
+
+def test_an_http2_request_has_its_body_read_without_a_length():
+    # HTTP/2 frames a body in DATA frames: no header announces it.
+    _, body = call("/echo", body=b"abc", http_version="2")
+
+    assert body["body"] == b"abc"
