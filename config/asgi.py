@@ -14,8 +14,8 @@ from django.conf import settings
 
 from config.front import BufferedBodyFront
 from config.wsgi import application as wsgi_application
-from shortener.fastpath.wsgi import shortcut_response
+from shortener.fastpath.wsgi import shortcut_answer
 
 # The pool runs the whole WSGI application, shortcut included, for the requests the loop
 # declines (with a body, or not a cached redirect): the shortcut's second look is a dict lookup.
-application = BufferedBodyFront(wsgi_application, threads=settings.WEB_THREADS, shortcut=shortcut_response)
+application = BufferedBodyFront(wsgi_application, threads=settings.WEB_THREADS, shortcut=shortcut_answer)

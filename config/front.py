@@ -18,7 +18,7 @@ CONTENT_LENGTH. That also reads chunked bodies (`Transfer-Encoding: chunked`), w
 server handed to Django with no CONTENT_LENGTH, so Django read them as empty.
 
 Requests without a body (page and API reads) go straight to the pool, and a short link's
-redirect does not even go there: `shortcut` (shortener.fastpath.wsgi.shortcut_response, which
+redirect does not even go there: `shortcut` (shortener.fastpath.wsgi.shortcut_answer, which
 answers a cached link from memory, without the database) runs on the event loop, and only the
 requests it declines take a thread, saving the two thread hand-offs that cost the redirect a
 quarter of its throughput (docs/deployment.md, "Request bodies and slow clients").
@@ -33,12 +33,11 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
-from django.http import HttpResponse
 
 logger = logging.getLogger(__name__)
 
 type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
-type Shortcut = Callable[[dict], HttpResponse | None]
+type Shortcut = Callable[[dict], tuple[int, list[tuple[bytes, bytes]], bytes] | None]
 
 # Bodies up to this size stay in memory; larger ones (pastes, imports) go to a temporary file.
 SPOOL_MAX_BYTES = 1024 * 1024
@@ -231,17 +230,15 @@ class BufferedBodyFront:
 
     def answer_here(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
         try:
-            response = self.shortcut(environ)
+            answer = self.shortcut(environ)
         except Exception:
             # Django's handler turns errors into logged 500 pages; let it redo this request.
             logger.exception("The redirect shortcut failed; handing the request to Django.")
             return None
-        if response is None:
+        if answer is None:
             return None
-        content = response.content
-        headers = [*response.items(), ("Content-Length", str(len(content)))]
-        encoded = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
-        return response.status_code, encoded, content
+        status, headers, body = answer
+        return status, [(name.lower(), value) for name, value in headers], body
 
     @staticmethod
     async def read_body(receive: Callable, limit: int) -> tuple[io.IOBase, int]:

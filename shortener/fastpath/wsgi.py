@@ -20,13 +20,17 @@ deleted codes, codes spelled like a page, counting during the request
 
 import logging
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
+from typing import NamedTuple
 
 from django.conf import settings
 from django.core.exceptions import DisallowedHost
 from django.core.handlers.wsgi import WSGIHandler, WSGIRequest
 from django.core.signals import request_finished, request_started, setting_changed
 from django.http import HttpRequest, HttpResponse
+from django.http.response import MAX_URL_REDIRECT_LENGTH
 from django.middleware.security import SecurityMiddleware
+from django.utils.encoding import iri_to_uri
 
 from shortener import fastpath
 from shortener.fastpath.links import local_links
@@ -40,7 +44,35 @@ JSON_QUERY = "_format=json"
 
 type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
 
+type Headers = list[tuple[bytes, bytes]]
+
+
+class Answer(NamedTuple):
+    """A response ready to send: status, headers as Django names them, in bytes (Content-Length
+    included), body. The ASGI front lowercases the names, as ASGI wants them."""
+
+    status: int
+    headers: Headers
+    body: bytes
+
+    def header(self, name: str) -> str | None:
+        wanted = name.lower().encode("latin-1")
+        return next((value.decode("latin-1") for key, value in self.headers if key.lower() == wanted), None)
+
+
+def encoded(response: HttpResponse) -> Answer:
+    content = response.content
+    # As CommonMiddleware would add, so that the connection can be kept alive without chunking.
+    headers = [*response.items(), ("Content-Length", str(len(content)))]
+    raw = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in headers]
+    return Answer(response.status_code, raw, content)
+
+
 _security: SecurityMiddleware | None = None
+# The Location of the redirect whose other headers every redirect_answer() reuses.
+TEMPLATE_URL = "https://template.invalid/"
+# is_secure() → the redirect's headers before and after its Location (redirect_answer()).
+_redirect_templates: dict[bool, tuple[int, Headers, Headers]] = {}
 
 
 def _security_middleware() -> SecurityMiddleware:
@@ -51,12 +83,38 @@ def _security_middleware() -> SecurityMiddleware:
     return _security
 
 
-def _forget_security_middleware(**kwargs: object) -> None:
+def _forget_settings(**kwargs: object) -> None:
     global _security
     _security = None
+    _redirect_templates.clear()
 
 
-setting_changed.connect(_forget_security_middleware, dispatch_uid="shortener-fastpath-security")
+setting_changed.connect(_forget_settings, dispatch_uid="shortener-fastpath-security")
+
+
+def redirect_answer(request: HttpRequest, url: str) -> Answer | None:
+    """The redirect to `url` that redirect_response() and SecurityMiddleware make, without making it.
+
+    Building that response, passing it through the middleware and encoding it took a quarter of
+    the redirect's Python time (bench/README.md). Every redirect's status and headers but its
+    Location depend only on the settings and on whether the request is secure, so Django's
+    own classes make them once (for each of the two), and each visit only fills in its Location.
+    None (the caller then makes the response in full) for a URL HttpResponseRedirect would
+    refuse or change: one not starting with http(s):// or too long.
+    """
+    if not url.startswith(("https://", "http://")):
+        return None
+    location = iri_to_uri(url)
+    if len(location) > MAX_URL_REDIRECT_LENGTH:
+        return None
+    secure = request.is_secure()
+    template = _redirect_templates.get(secure)
+    if template is None:
+        answer = encoded(_security_middleware().process_response(request, redirect_response(TEMPLATE_URL)))
+        at = answer.headers.index((b"Location", TEMPLATE_URL.encode()))
+        template = _redirect_templates[secure] = (answer.status, answer.headers[:at], answer.headers[at + 1 :])
+    status, before, after = template
+    return Answer(status, [*before, (b"Location", location.encode("latin-1")), *after], b"")
 
 
 def short_code(request: HttpRequest) -> str | None:
@@ -78,7 +136,7 @@ def short_code(request: HttpRequest) -> str | None:
     return code
 
 
-def shortcut_response(environ: dict, *, may_write: bool = False) -> HttpResponse | None:
+def shortcut_answer(environ: dict, *, may_write: bool = False) -> Answer | None:
     """The redirect (or JSON resolve) of a cached live link, or None to let Django answer.
 
     `may_write`: the caller is a request thread, which may wait for the database. A link with
@@ -102,7 +160,7 @@ def shortcut_response(environ: dict, *, may_write: bool = False) -> HttpResponse
         return None
     to_https = security.process_request(request)
     if to_https is not None:
-        return to_https
+        return encoded(to_https)
     fastpath.start()
     # This process's copies only: a miss goes to the view, which looks the code up and caches it.
     link = local_links.get(code)
@@ -115,12 +173,15 @@ def shortcut_response(environ: dict, *, may_write: bool = False) -> HttpResponse
         # it afresh: not on the event loop, and the view says why a refused visit is refused.
         if not may_write or wants_json(request) or _follow_limited(link, request) is not None:
             return None
-        return security.process_response(request, redirect_response(link.url))
+        return encoded(security.process_response(request, redirect_response(link.url)))
     # The views' own decision (shortener.formats); a JSON resolve is a lookup, not a visit.
     if wants_json(request):
-        return security.process_response(request, success(url=link.url))
+        return encoded(security.process_response(request, success(url=link.url)))
+    answer = redirect_answer(request, link.url)
+    if answer is None:
+        return None  # the view makes (or refuses) this unusual URL's redirect
     fastpath.follow(link, request)  # without max_visits: recorded, never refused
-    return security.process_response(request, redirect_response(link.url))
+    return answer
 
 
 def _follow_limited(link: fastpath.CachedLink, request: HttpRequest) -> str | None:
@@ -141,17 +202,15 @@ def with_redirect_shortcut(django_application: WSGIApp) -> WSGIApp:
 
     def application(environ: dict, start_response: Callable) -> Iterable[bytes]:
         try:
-            response = shortcut_response(environ, may_write=True)
+            answer = shortcut_answer(environ, may_write=True)
         except Exception:
             # Django's handler turns errors into logged 500 pages; let it redo this request.
             logger.exception("The redirect shortcut failed; handing the request to Django.")
-            response = None
-        if response is None:
+            answer = None
+        if answer is None:
             return django_application(environ, start_response)
-        content = response.content
-        # As CommonMiddleware would add, so that the connection can be kept alive without chunking.
-        headers = [*response.items(), ("Content-Length", str(len(content)))]
-        start_response(f"{response.status_code} {response.reason_phrase}", headers)
-        return [content]
+        headers = [(name.decode("latin-1"), value.decode("latin-1")) for name, value in answer.headers]
+        start_response(f"{answer.status} {HTTPStatus(answer.status).phrase}", headers)
+        return [answer.body]
 
     return application

@@ -9,7 +9,7 @@ from django.utils import timezone
 from rest_framework import status
 
 from shortener import messages
-from shortener.fastpath.wsgi import shortcut_response
+from shortener.fastpath.wsgi import shortcut_answer
 from shortener.models import ApiKey, ShortLink
 from shortener.services.lifetime import MAX_VISITS_LIMIT
 from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
@@ -83,12 +83,12 @@ def test_empty_expiry_and_limit_remove_them_and_absent_fields_stay(alice_client,
 def test_the_redirect_follows_the_change_at_once(alice_client, client, link):
     assert client.get("/s/ed1")["Location"] == "https://old.example/"  # now cached in this process
     # The WSGI shortcut answers from this process's copy, before Django.
-    assert shortcut_response(RequestFactory().get("/s/ed1").environ)["Location"] == "https://old.example/"
+    assert shortcut_answer(RequestFactory().get("/s/ed1").environ).header("Location") == "https://old.example/"
 
     patch_json(alice_client, "ed1", {"url": "https://new.example/"})
 
-    cached = shortcut_response(RequestFactory().get("/s/ed1").environ)
-    assert cached is None or cached["Location"] == "https://new.example/"
+    cached = shortcut_answer(RequestFactory().get("/s/ed1").environ)
+    assert cached is None or cached.header("Location") == "https://new.example/"
     assert client.get("/s/ed1")["Location"] == "https://new.example/"
 
 

@@ -9,7 +9,7 @@ from django.test import Client, RequestFactory
 from rest_framework import status
 
 from shortener import fastpath, messages
-from shortener.fastpath.wsgi import shortcut_response
+from shortener.fastpath.wsgi import shortcut_answer
 from shortener.models import ShortLink
 from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
@@ -95,7 +95,7 @@ def test_the_fast_path_leaves_protected_links_to_django(client, link):
     client.get("/s/secret")  # the view has cached it in this process
 
     assert fastpath.resolve("secret").protected is True
-    assert shortcut_response(RequestFactory().get("/s/secret").environ) is None
+    assert shortcut_answer(RequestFactory().get("/s/secret").environ) is None
 
 
 def test_a_plain_link_still_takes_no_post(client, user):

@@ -5,14 +5,16 @@ from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections, connection
 from django.http import HttpResponse
+from django.middleware.security import SecurityMiddleware
 from django.test import RequestFactory
 from django.test.utils import CaptureQueriesContext
 from rest_framework import status
 
 from shortener import messages
 from shortener.fastpath import flush_visits
-from shortener.fastpath.wsgi import shortcut_response, with_redirect_shortcut
+from shortener.fastpath.wsgi import encoded, shortcut_answer, with_redirect_shortcut
 from shortener.models import ShortLink
+from shortener.responses import redirect_response
 from shortener.services.links import link_delete
 from tests.shortener.asserts import assert_shortener_error, assert_shortener_error_page
 from tests.shortener.factories import ShortLinkFactory
@@ -232,7 +234,7 @@ def test_on_the_event_loop_a_limited_link_is_left_to_a_request_thread(limited):
     wsgi_request("/s/lim", HTTP_USER_AGENT=FIREFOX)
 
     # config.front calls the shortcut on the event loop, where nothing may wait for the database.
-    assert shortcut_response(RequestFactory().get("/s/lim", HTTP_USER_AGENT="Chrome").environ) is None
+    assert shortcut_answer(RequestFactory().get("/s/lim", HTTP_USER_AGENT="Chrome").environ) is None
     assert ShortLink.objects.get(code="lim").counter == 1
 
 
@@ -278,3 +280,31 @@ def test_a_path_the_shortcut_declines_reaches_django_undamaged(path):
 
     assert status_code == status.HTTP_404_NOT_FOUND
     assert headers["Content-Type"] in {"application/json", "text/html; charset=utf-8"}
+
+
+@pytest.mark.parametrize("secure", [False, True], ids=["http", "https"])
+@pytest.mark.parametrize("permanent", [False, True], ids=["302", "301"])
+@pytest.mark.parametrize("url", ["https://example.com/target", "https://exämple.com/päth?q=ü#f"], ids=["ascii", "iri"])
+def test_the_shortcut_redirect_is_the_one_django_makes(settings, secure, permanent, url):
+    # The shortcut fills in a template that Django's own classes made; it must not drift from them.
+    settings.SHORTENER_REDIRECT_PERMANENT = permanent
+    settings.SECURE_HSTS_SECONDS = 3600
+    ShortLinkFactory(code="iri", url=url)
+    wsgi_request("/s/iri", secure=secure)  # cached by the view
+    request = RequestFactory().get("/s/iri", secure=secure)
+
+    answer = shortcut_answer(request.environ)
+
+    django = encoded(SecurityMiddleware(lambda request: None).process_response(request, redirect_response(url)))
+    assert answer == django
+    assert (answer.header("Strict-Transport-Security") is not None) == secure
+
+
+def test_a_url_django_would_not_redirect_to_as_is_is_left_to_the_view(settings):
+    ShortLinkFactory(code="odd", url="HTTPS://example.com/odd")
+    wsgi_request("/s/odd")
+
+    assert shortcut_answer(RequestFactory().get("/s/odd", HTTP_USER_AGENT=FIREFOX).environ) is None
+    code, headers, _ = wsgi_request("/s/odd", HTTP_USER_AGENT=FIREFOX)
+    assert (code, headers["Location"]) == (302, "HTTPS://example.com/odd")
+    assert counter("odd") == 2  # each visitor counted once, by the view
