@@ -308,3 +308,23 @@ def test_a_url_django_would_not_redirect_to_as_is_is_left_to_the_view(settings):
     code, headers, _ = wsgi_request("/s/odd", HTTP_USER_AGENT=FIREFOX)
     assert (code, headers["Location"]) == (302, "HTTPS://example.com/odd")
     assert counter("odd") == 2  # each visitor counted once, by the view
+
+
+def test_a_host_is_refused_once_no_longer_allowed_though_it_was_remembered(link, settings):
+    host = {"HTTP_HOST": "testserver"}  # RequestFactory sends none by default
+    wsgi_request("/s/abc", **host)
+    assert wsgi_request("/s/abc", **host)[0] == status.HTTP_302_FOUND  # answered by the shortcut
+
+    settings.ALLOWED_HOSTS = ["other.example"]
+
+    assert_shortener_error_page(as_response(*wsgi_request("/s/abc", **host)), 400, "Bad request.")
+
+
+def test_a_forwarded_host_not_allowed_is_refused_behind_an_allowed_host_header(link, settings):
+    settings.USE_X_FORWARDED_HOST = True
+    wsgi_request("/s/abc", HTTP_HOST="testserver")
+    assert wsgi_request("/s/abc", HTTP_HOST="testserver")[0] == status.HTTP_302_FOUND
+
+    answer = as_response(*wsgi_request("/s/abc", HTTP_HOST="testserver", HTTP_X_FORWARDED_HOST="evil.example"))
+
+    assert_shortener_error_page(answer, 400, "Bad request.")
