@@ -11,6 +11,7 @@ import logging
 import os
 import threading
 import time
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
@@ -96,7 +97,7 @@ class LocalLinks:
     """
 
     def __init__(self) -> None:
-        self._entries: dict[str, tuple[CachedLink, float]] = {}
+        self._entries: OrderedDict[str, tuple[CachedLink, float]] = OrderedDict()
         self._version: int | None = None
         # Counts clear()s, so that a preload started before a change does not bring back stale links.
         self._generation = 0

@@ -18,7 +18,7 @@ import os
 import re
 import threading
 import time
-from collections import Counter
+from collections import Counter, OrderedDict
 from collections.abc import Iterator, Mapping
 from itertools import repeat
 
@@ -451,7 +451,7 @@ class SeenVisits:
     """
 
     def __init__(self) -> None:
-        self._seen: dict[VisitKey, None] = {}
+        self._seen: OrderedDict[VisitKey, None] = OrderedDict()
 
     def first_time(self, visit: VisitKey) -> bool:
         if visit in self._seen:

@@ -19,6 +19,7 @@ deleted codes, codes spelled like a page, counting during the request
 """
 
 import logging
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from http import HTTPStatus
 from typing import NamedTuple
@@ -75,7 +76,7 @@ TEMPLATE_URL = "https://template.invalid/"
 # is_secure() → the redirect's headers before and after its Location (redirect_answer()).
 _redirect_templates: dict[bool, tuple[int, Headers, Headers]] = {}
 # Host header → the host request.get_host() validated (validated_host()).
-_valid_hosts: dict[str, str] = {}
+_valid_hosts: OrderedDict[str, str] = OrderedDict()
 VALID_HOSTS_REMEMBERED = 64
 
 
