@@ -39,32 +39,39 @@ def flushed_by_hand() -> VisitBuffer:
     return buffer
 
 
+@pytest.fixture
+def link() -> ShortLink:
+    return ShortLinkFactory(code="abc")
+
+
+@pytest.fixture
+def writer():
+    """A writer process (started at its first batch), closed after the test whatever happened."""
+    writer = VisitWriterProcess()
+    yield writer
+    writer.close()
+
+
 def counter(link: ShortLink) -> int:
     link.refresh_from_db()
     return link.counter
 
 
-def test_the_writer_process_writes_a_batch_and_says_how_many_visits_were_new():
-    link = ShortLinkFactory(code="abc")
-    writer = VisitWriterProcess()
+def test_the_writer_process_writes_a_batch_and_says_how_many_visits_were_new(link, writer):
     buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY), ("Firefox", "Linux", "example.org"))
     buffer.add((link.pk, "b" * 32, TODAY))
-    try:
-        assert buffer.flush(writer) == 2
-        assert writer.pid != os.getpid() and running(writer.pid)
-        buffer.add((link.pk, "a" * 32, TODAY))
-        assert buffer.flush(writer) == 0  # a visitor already counted today, in the same process
-    finally:
-        writer.close()
 
+    assert buffer.flush(writer) == 2
+    assert writer.pid != os.getpid() and running(writer.pid)
+    buffer.add((link.pk, "a" * 32, TODAY))
+    assert buffer.flush(writer) == 0  # a visitor already counted today, in the same process
     assert counter(link) == 2
     assert sorted(Visit.objects.values_list("visitor", flat=True)) == ["a" * 32, "b" * 32]
 
 
-def test_the_background_flusher_hands_its_batches_to_a_writer_process(settings):
+def test_the_background_flusher_hands_its_batches_to_a_writer_process(settings, link):
     settings.SHORTENER_VISIT_FLUSH_SECONDS = 0.05
-    link = ShortLinkFactory(code="abc")
     buffer = VisitBuffer()
     buffer.add((link.pk, "a" * 32, TODAY))
     try:
@@ -77,28 +84,21 @@ def test_the_background_flusher_hands_its_batches_to_a_writer_process(settings):
     assert not running(writer_pid), "stop() leaves no writer process behind"
 
 
-def test_a_writer_killed_between_batches_is_started_again_and_nothing_is_lost():
-    link = ShortLinkFactory(code="abc")
-    writer = VisitWriterProcess()
+def test_a_writer_killed_between_batches_is_started_again_and_nothing_is_lost(link, writer):
     buffer = flushed_by_hand()
-    try:
-        buffer.add((link.pk, "a" * 32, TODAY))
-        buffer.flush(writer)
-        first = writer.pid
-        os.kill(first, signal.SIGKILL)
-        eventually(lambda: not running(first))
+    buffer.add((link.pk, "a" * 32, TODAY))
+    buffer.flush(writer)
+    first = writer.pid
+    os.kill(first, signal.SIGKILL)
+    eventually(lambda: not running(first))
 
-        buffer.add((link.pk, "b" * 32, TODAY))
-        assert buffer.flush(writer) == 1
-        assert writer.pid != first and running(writer.pid)
-    finally:
-        writer.close()
-
+    buffer.add((link.pk, "b" * 32, TODAY))
+    assert buffer.flush(writer) == 1
+    assert writer.pid != first and running(writer.pid)
     assert counter(link) == 2
 
 
-def test_a_batch_the_writer_never_acknowledged_is_written_by_the_web_process():
-    link = ShortLinkFactory(code="abc")
+def test_a_batch_the_writer_never_acknowledged_is_written_by_the_web_process(link):
     # A writer that reads part of the batch and dies, as one killed in the middle would.
     writer = VisitWriterProcess([sys.executable, "-c", "import sys; sys.stdin.buffer.read(5)"])
     buffer = flushed_by_hand()
@@ -115,20 +115,17 @@ def test_a_batch_the_writer_never_acknowledged_is_written_by_the_web_process():
     assert Visit.objects.filter(link=link).count() == 2
 
 
-def test_a_database_error_in_the_writer_keeps_the_batch_for_the_next_round(monkeypatch):
+def test_a_database_error_in_the_writer_keeps_the_batch_for_the_next_round(monkeypatch, link, writer):
     if connection.vendor != "postgresql":
         pytest.skip("an unreachable database is a PostgreSQL server that does not answer")
+    # Read when the writer starts, at its first batch.
     monkeypatch.setenv("DATABASE_URL", "postgres://postgres@127.0.0.1:9/test")  # nothing listens on port 9
-    link = ShortLinkFactory(code="abc")
-    writer = VisitWriterProcess()
     buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY))
-    try:
-        with pytest.raises(DatabaseError):
-            buffer.flush(writer)
-        assert running(writer.pid), "the writer survives a database error"
-    finally:
-        writer.close()
+
+    with pytest.raises(DatabaseError):
+        buffer.flush(writer)
+    assert running(writer.pid), "the writer survives a database error"
     assert counter(link) == 0
 
     assert buffer.flush() == 1  # the next round (here, the web process itself) writes the kept batch
@@ -136,9 +133,7 @@ def test_a_database_error_in_the_writer_keeps_the_batch_for_the_next_round(monke
     assert counter(link) == 1
 
 
-def test_the_writer_exits_when_the_web_process_is_gone():
-    writer = VisitWriterProcess()
-    link = ShortLinkFactory(code="abc")
+def test_the_writer_exits_when_the_web_process_is_gone(link, writer):
     buffer = flushed_by_hand()
     buffer.add((link.pk, "a" * 32, TODAY))
     buffer.flush(writer)
@@ -152,22 +147,16 @@ def test_the_writer_exits_when_the_web_process_is_gone():
     assert not running(pid)
 
 
-def test_the_writer_outlives_a_sigterm_to_its_process_group_until_the_web_process_is_done():
+def test_the_writer_outlives_a_sigterm_to_its_process_group_until_the_web_process_is_done(link, writer):
     # serve.py and granian stop whole process groups; the web process still has its last batch to write.
-    link = ShortLinkFactory(code="abc")
-    writer = VisitWriterProcess()
     buffer = flushed_by_hand()
-    try:
-        buffer.add((link.pk, "a" * 32, TODAY))
-        buffer.flush(writer)
-        pid = writer.pid
-        # A SIGTERM with its default action kills at once, before the writer reads the next batch.
-        os.kill(pid, signal.SIGTERM)
+    buffer.add((link.pk, "a" * 32, TODAY))
+    buffer.flush(writer)
+    pid = writer.pid
+    # A SIGTERM with its default action kills at once, before the writer reads the next batch.
+    os.kill(pid, signal.SIGTERM)
 
-        buffer.add((link.pk, "b" * 32, TODAY))
-        assert buffer.flush(writer) == 1
-        assert writer.pid == pid and running(pid), "the same writer wrote the batch"
-    finally:
-        writer.close()
-
+    buffer.add((link.pk, "b" * 32, TODAY))
+    assert buffer.flush(writer) == 1
+    assert writer.pid == pid and running(pid), "the same writer wrote the batch"
     assert counter(link) == 2
