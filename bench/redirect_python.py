@@ -55,8 +55,12 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=20_000)
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args()
+    # The database is a throw-away SQLite file, removed with its directory when the run ends.
+    with tempfile.TemporaryDirectory(prefix="redirect_python_") as directory:
+        measure(args, directory)
 
-    directory = tempfile.mkdtemp(prefix="redirect_python_")
+
+def measure(args: argparse.Namespace, directory: str) -> None:
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
         SECRET_KEY="benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
