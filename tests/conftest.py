@@ -13,6 +13,7 @@ from rest_framework.test import APIClient  # noqa: E402
 
 from reports.tasks import forget_unclaimed  # noqa: E402
 from shortener import fastpath  # noqa: E402
+from tests.database_holders import release_test_database  # noqa: E402
 
 
 @pytest.fixture(autouse=True)
@@ -63,6 +64,14 @@ def _flush_outlasts_a_deadlock():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(DatabaseOperations, "execute_sql_flush", retried)
         yield
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test databases; before they are dropped, whoever still holds one is named."""
+    yield
+    with django_db_blocker.unblock():
+        release_test_database()
 
 
 @pytest.fixture(scope="session")

@@ -1,10 +1,12 @@
-"""The test database is emptied between tests even while a server's thread is writing to it.
+"""The test database is emptied between tests even while a server's thread is writing to it, and
+whoever still holds it when the session ends is named (tests/database_holders.py).
 
 A visit flusher of a server that a test started may still be writing when the test ends; its
 transaction and the teardown's TRUNCATE of every table can deadlock, and PostgreSQL then aborts
 the TRUNCATE (tests/conftest.py retries it). Here a writer takes two tables in the opposite order.
 """
 
+import os
 import threading
 
 import psycopg
@@ -13,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.db import connection
 
+from tests.database_holders import holders
 from tests.polling import eventually
 from tests.servers import served_database_url
 
@@ -51,3 +54,18 @@ def someone_waits_for(url: str, table: str) -> bool:
         return other.execute(
             "SELECT EXISTS (SELECT FROM pg_locks WHERE NOT granted AND relation = %s::regclass)", [table]
         ).fetchone()[0]
+
+
+def test_a_connection_left_open_is_named_with_its_process_and_ended():
+    left_open = psycopg.connect(served_database_url(connection), application_name="left-open-by-a-test")
+    backend = left_open.info.backend_pid
+    try:
+        [holder] = [holder for holder in holders() if holder.pid == backend]
+
+        described = holder.describe()
+        assert "left-open-by-a-test" in described
+        assert f"pid={os.getpid()}," in described  # ss names this process as the socket's owner
+        holder.end()
+        eventually(lambda: backend not in {other.pid for other in holders()}, message="the backend was not ended")
+    finally:
+        left_open.close()
