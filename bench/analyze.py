@@ -14,8 +14,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import SECRET_KEY
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz")
+os.environ.setdefault("SECRET_KEY", SECRET_KEY)
 
 import django
 

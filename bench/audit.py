@@ -29,7 +29,9 @@ def _setup(database_url: str) -> None:
     sys.path.insert(0, str(ROOT))
     os.environ["DATABASE_URL"] = database_url
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz")
+    from bench.harness import SECRET_KEY
+
+    os.environ.setdefault("SECRET_KEY", SECRET_KEY)
     os.environ["TASKS_BACKEND"] = "database"
     os.environ["REPORTS_ALLOW_PRIVATE_NETWORKS"] = "1"
     os.environ["REPORTS_RENDER"] = "0"

@@ -17,6 +17,8 @@ import psycopg
 PROJECT_DIR = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 WRK_DIR = Path(__file__).resolve().parent / "wrk"
+# What the scripts that load Django in their own process sign with: nothing signed outlives a run.
+SECRET_KEY = "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz"
 # wrk runs on the same cores as the service. At the same priority its busy threads starve a
 # server thread now and then for 1-4 s on the 2-core machine (bench/README.md), which a
 # client on another machine never does; at a lower one the service gets the CPU it needs first.

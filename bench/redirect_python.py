@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench.harness import SECRET_KEY
 
 LINKS = 1000
 VISITORS = 100_000
@@ -63,7 +64,7 @@ def main() -> None:
 def measure(args: argparse.Namespace, directory: str) -> None:
     os.environ.update(
         DJANGO_SETTINGS_MODULE="config.settings",
-        SECRET_KEY="benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+        SECRET_KEY=SECRET_KEY,
         DATABASE_URL=f"sqlite:///{directory}/db.sqlite3",
         REDIS_URL="",
         SHORTENER_VISIT_WRITER_PROCESS="0",

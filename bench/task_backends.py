@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-from bench.harness import PROJECT_DIR, VENV_BIN, manage, recreate_database
+from bench.harness import PROJECT_DIR, SECRET_KEY, VENV_BIN, manage, recreate_database
 
 TASKS = 200
 MEASURE = """
@@ -85,7 +85,7 @@ def main() -> int:
     base = {
         **os.environ,
         "DEBUG": "0",
-        "SECRET_KEY": "bench-" * 10,
+        "SECRET_KEY": SECRET_KEY,
         "DATABASE_URL": args.database_url,
         "LOG_LEVEL": "WARNING",
     }

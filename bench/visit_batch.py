@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import manage, recreate_database
+from bench.harness import SECRET_KEY, manage, recreate_database
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/webtools_bench_batch"
 LINKS = 10_000
@@ -49,7 +49,7 @@ def main() -> None:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SECRET_KEY": "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz",
+        "SECRET_KEY": SECRET_KEY,
         "DATABASE_URL": args.database_url,
         "REDIS_URL": "",
     }
