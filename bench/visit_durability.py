@@ -4,13 +4,16 @@ Today a new visit goes into the worker's memory and is written every 0.5 s, so a
 worker loses what it had buffered. Keeping it elsewhere first costs one round trip per new
 visit; this measures that round trip, one thread, against the in-memory buffer:
 
-- memory: VisitBuffer.add (today);
+- memory: VisitBuffer.add (today, shortener/fastpath/visits.py);
 - Redis RPUSH: the visit in a Redis list, drained by the flushers (durable against a killed
   worker; against a Redis crash only as far as Redis persists);
 - PostgreSQL: the visit written during the request (SHORTENER_VISIT_FLUSH_SECONDS=0),
   with synchronous_commit off as that path does.
 
-    REDIS_URL=redis://127.0.0.1:6379/7 DATABASE_URL=postgres://… python bench/visit_durability.py [--n 5000]
+On a database of its own, dropped and migrated afresh each run:
+
+    .venv/bin/python bench/visit_durability.py [--database-url postgres://…/db] \\
+        [--redis-url redis://127.0.0.1:6379/7] [--n 5000]
 """
 
 import argparse
@@ -22,19 +25,10 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("SECRET_KEY", "benchmark-only-secret-key-0123456789abcdefghijklmnopqrstuvwxyz")
 
-import django
+from bench.harness import SECRET_KEY, manage, recreate_database
 
-django.setup()
-
-import redis  # noqa: E402
-from django.conf import settings  # noqa: E402
-from django.db import connection  # noqa: E402
-
-from shortener.models import ShortLink  # noqa: E402
-from shortener.services.visits import VisitBuffer, _write_live  # noqa: E402
+DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/webtools_bench_durability"
 
 
 def timed(label: str, func, n: int) -> tuple[str, float, float]:
@@ -48,35 +42,52 @@ def timed(label: str, func, n: int) -> tuple[str, float, float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--database-url", default=DEFAULT_URL)
+    parser.add_argument("--redis-url", default="", help="a Redis database the run may write to (else no Redis row)")
     parser.add_argument("--n", type=int, default=5000)
     args = parser.parse_args()
+
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SECRET_KEY": SECRET_KEY,
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": "",
+    }
+    recreate_database(args.database_url)
+    manage(env, "migrate", "--noinput")
+    os.environ.update(env)
+
+    import django
+
+    django.setup()
+    import redis
+    from django.db import connection
+
+    from shortener.fastpath.visits import VisitBuffer, write_visits
+    from shortener.models import ShortLink
+
     day = datetime.date.today()
     rows = []
 
     memory = VisitBuffer()
-    memory.start_flusher = lambda: None  # measure the append alone
+    memory.background = False  # no flusher thread: the append alone
     rows.append(timed("memory buffer (today)", lambda i: memory.add((1, f"m{i}", day)), args.n))
 
-    if settings.REDIS_URL:
-        client = redis.Redis.from_url(settings.REDIS_URL)
+    if args.redis_url:
+        client = redis.Redis.from_url(args.redis_url)
         key = "bench:visit-durability"
         client.delete(key)
         rows.append(timed("Redis RPUSH", lambda i: client.rpush(key, f"1:r{i}:{day}"), args.n))
         client.delete(key)
 
-    if connection.vendor == "postgresql":
-        link = ShortLink.objects.create(code="benchdur", url="https://example.com/")
-        try:
-            rows.append(
-                timed(
-                    "PostgreSQL, in the request",
-                    lambda i: _write_live([(link.pk, f"p{i}", day)], wait_for_wal=False),
-                    args.n,
-                )
-            )
-        finally:
-            link.delete()
+    link = ShortLink.objects.create(code="benchdur", url="https://example.com/")
+    label = "PostgreSQL, in the request" if connection.vendor == "postgresql" else "SQLite, in the request"
+    rows.append(timed(label, lambda i: write_visits([(link.pk, f"p{i}", day)], wait_for_wal=False), args.n))
+    link.refresh_from_db()
+    if link.counter != args.n:
+        sys.exit(f"{link.counter} visits counted of {args.n} written")
 
     print(f"{'per new visit, one thread':<30} {'p50 µs':>8} {'p99 µs':>8}")
     for label, p50, p99 in rows:
