@@ -77,6 +77,24 @@ def recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def django_on_fresh_database(url: str) -> None:
+    """Set Django up in this process on the URL's database, dropped and migrated afresh (no Redis)."""
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "SECRET_KEY": SECRET_KEY,
+        "DATABASE_URL": url,
+        "REDIS_URL": "",
+    }
+    recreate_database(url)
+    manage(env, "migrate", "--noinput")
+    os.environ.update(env)
+
+    import django
+
+    django.setup()
+
+
 def database_exists(url: str) -> bool:
     """Whether the postgres:// URL's database (or the SQLite file) is there."""
     path = sqlite_path(url)

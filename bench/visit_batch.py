@@ -14,7 +14,6 @@ its process's request threads need).
 
 import argparse
 import datetime
-import os
 import random
 import statistics
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import SECRET_KEY, manage, recreate_database
+from bench.harness import django_on_fresh_database
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/webtools_bench_batch"
 LINKS = 10_000
@@ -46,20 +45,7 @@ def main() -> None:
     parser.add_argument("--visits", type=int, default=5000)
     args = parser.parse_args()
 
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SECRET_KEY": SECRET_KEY,
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": "",
-    }
-    recreate_database(args.database_url)
-    manage(env, "migrate", "--noinput")
-    os.environ.update(env)
-
-    import django
-
-    django.setup()
+    django_on_fresh_database(args.database_url)
     from django.db import connection
 
     from shortener.fastpath.visits import write_visits

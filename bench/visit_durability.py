@@ -18,7 +18,6 @@ On a database of its own, dropped and migrated afresh each run:
 
 import argparse
 import datetime
-import os
 import statistics
 import sys
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.harness import SECRET_KEY, manage, recreate_database
+from bench.harness import django_on_fresh_database
 
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/webtools_bench_durability"
 
@@ -48,20 +47,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=5000)
     args = parser.parse_args()
 
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "SECRET_KEY": SECRET_KEY,
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": "",
-    }
-    recreate_database(args.database_url)
-    manage(env, "migrate", "--noinput")
-    os.environ.update(env)
-
-    import django
-
-    django.setup()
+    django_on_fresh_database(args.database_url)
     import redis
     from django.db import connection
 
