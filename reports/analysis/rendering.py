@@ -54,6 +54,8 @@ SETTLE_MS = 1500
 GRACE = 5
 # Starting Chromium is not the page's fault: it has its own limit, outside the page's budget.
 LAUNCH_TIMEOUT = 30
+# Seconds the rendering's thread has to fail once the memory watch killed its browser.
+KILLED_GRACE = 5
 # Headers that describe the bytes on the wire, which the body we hand back no longer matches.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 AUDIT_SCRIPT = (Path(__file__).parent / "rendered_audits.js").read_text()
@@ -114,11 +116,12 @@ def render(document: Fetched) -> Rendered:
 
 def _render_in_thread(document: Fetched) -> Rendered:
     budget = settings.REPORTS_RENDER_TIMEOUT
+    watch = _MemoryWatch(settings.REPORTS_RENDER_MAX_TOTAL_MB)
     answers: queue.SimpleQueue = queue.SimpleQueue()
 
     def run() -> None:
         try:
-            answers.put((True, _render(document, budget)))
+            answers.put((True, _render(document, budget, watch)))
         except BaseException as error:  # handed to the waiting thread, which raises it
             answers.put((False, error))
 
@@ -126,10 +129,22 @@ def _render_in_thread(document: Fetched) -> Rendered:
     # daemon thread: a Playwright call on a killed browser may never return, and a pool's thread
     # is joined when the interpreter exits, so the worker (and a test run) would never stop.
     threading.Thread(target=run, name="reports-render", daemon=True).start()
-    try:
-        rendered, value = answers.get(timeout=LAUNCH_TIMEOUT + budget + 10)
-    except queue.Empty:
-        raise RenderError(f"rendering took longer than {budget:g} seconds") from None
+    deadline = time.monotonic() + LAUNCH_TIMEOUT + budget + 10
+    killed_deadline = None
+    while True:
+        try:
+            rendered, value = answers.get(timeout=MEMORY_SAMPLE_SECONDS)
+            break
+        except queue.Empty:
+            now = time.monotonic()
+        if watch.exceeded:
+            # Playwright fails the page's next call once the browser is killed, as a rule; now and
+            # then (Chromium 156) it waits out the whole rendering time instead. The cause is known.
+            killed_deadline = killed_deadline or now + KILLED_GRACE
+            if now >= killed_deadline:
+                raise watch.error()
+        if now >= deadline:
+            raise RenderError(f"rendering took longer than {budget:g} seconds")
     if not rendered:
         raise value
     return value
@@ -245,6 +260,9 @@ class _MemoryWatch:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="reports-render-memory", daemon=True)
 
+    def error(self) -> RenderError:
+        return RenderError(f"the browser used more than {self.limit_kib // 1024} MB of memory")
+
     def __enter__(self) -> "_MemoryWatch":
         self._thread.start()
         return self
@@ -343,7 +361,7 @@ def _scripted_anchors(cdp) -> list[str]:
     return failing["result"].get("value") or []
 
 
-def _render(document: Fetched, budget: float) -> Rendered:
+def _render(document: Fetched, budget: float, watch: "_MemoryWatch") -> Rendered:
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -352,7 +370,6 @@ def _render(document: Fetched, budget: float) -> Rendered:
     started = time.monotonic()
     fetcher = None
     rendered = Rendered(html="", facts={})
-    watch = _MemoryWatch(settings.REPORTS_RENDER_MAX_TOTAL_MB)
     try:
         with contextlib.ExitStack() as stack:
             with idle_children():
@@ -397,8 +414,7 @@ def _render(document: Fetched, budget: float) -> Rendered:
                 browser.close()
     except PlaywrightError as exc:
         if watch.exceeded:
-            limit = settings.REPORTS_RENDER_MAX_TOTAL_MB
-            raise RenderError(f"the browser used more than {limit} MB of memory") from None
+            raise watch.error() from None
         raise RenderError(str(exc).splitlines()[0]) from None
     finally:
         if fetcher is not None:

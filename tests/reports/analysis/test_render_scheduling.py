@@ -83,7 +83,7 @@ django.setup()
 from django.conf import settings
 from reports.analysis import rendering
 # A Playwright call that never returns, as one on a browser the memory watch killed may not.
-rendering._render = lambda document, budget: time.sleep(3600)
+rendering._render = lambda document, budget, watch: time.sleep(3600)
 settings.REPORTS_RENDER_TIMEOUT = 1
 rendering.LAUNCH_TIMEOUT = -10  # without the grace the wait adds for the browser's start
 try:
@@ -104,3 +104,22 @@ def test_a_rendering_stuck_past_its_time_does_not_keep_the_process_from_exiting(
     assert finished.stdout.strip() == "rendering took longer than 1 seconds"
     assert finished.returncode == 0
     assert time.monotonic() - started < 30  # its thread was joined at exit before: for ever
+
+
+def test_a_rendering_stuck_on_a_browser_the_memory_watch_killed_ends_at_once_with_that_cause(monkeypatch, settings):
+    settings.REPORTS_RENDER_TIMEOUT = 30
+    settings.REPORTS_RENDER_MAX_TOTAL_MB = 20
+    released = threading.Event()
+
+    def stuck_after_the_kill(document, budget, watch):
+        watch.exceeded = True  # as the watch leaves it once it has killed the browser's processes
+        released.wait(60)  # a Playwright call that waits out the rendering's time (Chromium 156)
+
+    monkeypatch.setattr(rendering, "_render", stuck_after_the_kill)
+    started = time.monotonic()
+    try:
+        with pytest.raises(rendering.RenderError, match=r"^the browser used more than 20 MB of memory$"):
+            rendering.render(None)
+    finally:
+        released.set()
+    assert time.monotonic() - started < rendering.KILLED_GRACE + 5  # not the 30 s + 40 s of grace

@@ -1,5 +1,6 @@
 """The rendered mode (REPORTS_RENDER): Debian's Chromium, every request through the SSRF guard."""
 
+import time
 from pathlib import Path
 
 import pytest
@@ -197,18 +198,17 @@ def test_auto_reads_the_source_and_says_so_without_chromium(test_site, settings,
     assert result.results["seo"]["headings"]["errors"] == {"missing": None}
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="Chromium 156 (Debian, 2026-11-24): in about one run of three Playwright waits out the rendering's "
-    "30 s after the watch kills the browser's tree, so the cause reads 'took longer'; still open",
-)
 def test_a_browser_over_its_total_memory_budget_is_killed_and_the_source_is_read(test_site, rendering, settings):
     # Far below what Chromium needs to start: the watch must kill it, and the analysis still ends.
     settings.REPORTS_RENDER_MAX_TOTAL_MB = 20
+    started = time.monotonic()
 
     result = analyze(test_site.url("/scripted"))
 
     assert result.rendering == {"document": "source", "render_error": "the browser used more than 20 MB of memory"}
+    # Not the rendering's whole time (30 s here), which Playwright now and then waits out on a
+    # killed browser (Chromium 156): the analysis goes on once the watch has killed it.
+    assert time.monotonic() - started < 25
     assert not [line for line in Path("/proc").glob("*/cmdline") if b"--webtools-render=" in _read(line)]
 
 
