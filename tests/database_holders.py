@@ -38,11 +38,15 @@ class Holder:
 
 
 def holders() -> list[Holder]:
-    """The other connections to the database `connection` is connected to."""
+    """The other clients' connections to the database `connection` is connected to.
+
+    PostgreSQL's own workers (autovacuum, a query's parallel workers) are left out: DROP DATABASE
+    ends those itself.
+    """
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT pid, client_port, application_name, state, left(query, 160) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
         )
         return [Holder(*row) for row in cursor.fetchall()]
 
