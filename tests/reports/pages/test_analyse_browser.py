@@ -3,6 +3,7 @@
 import threading
 
 import pytest
+from django.db import connections
 from playwright.sync_api import expect
 
 from reports import tasks
@@ -13,7 +14,16 @@ pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
 def run_worker(report: Report) -> threading.Thread:
     """Run the report's queued analysis as a task worker would, beside the browser."""
-    worker = threading.Thread(target=tasks.analyze_report.call, args=(report.pk, report.analysis_run))
+
+    def analyse() -> None:
+        try:
+            tasks.analyze_report.call(report.pk, report.analysis_run)
+        finally:
+            # As the worker's threads do: else the connection outlives the thread, and the test
+            # database is still held when the session drops it (tests/database_holders.py).
+            connections.close_all()
+
+    worker = threading.Thread(target=analyse)
     worker.start()
     return worker
 
