@@ -361,7 +361,7 @@ def _scripted_anchors(cdp) -> list[str]:
     return failing["result"].get("value") or []
 
 
-def _render(document: Fetched, budget: float, watch: "_MemoryWatch") -> Rendered:
+def _render(document: Fetched, budget: float, watch: _MemoryWatch) -> Rendered:
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
