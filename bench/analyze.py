@@ -7,21 +7,15 @@ Target: under 50 ms per page on one core.
 """
 
 import argparse
-import os
 import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.harness import SECRET_KEY
+from bench.harness import setup_django
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("SECRET_KEY", SECRET_KEY)
-
-import django
-
-django.setup()
+setup_django()
 
 import httpx  # noqa: E402
 

@@ -27,17 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _setup(database_url: str) -> None:
     sys.path.insert(0, str(ROOT))
-    os.environ["DATABASE_URL"] = database_url
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-    from bench.harness import SECRET_KEY
+    from bench.harness import setup_django
 
-    os.environ.setdefault("SECRET_KEY", SECRET_KEY)
-    os.environ["TASKS_BACKEND"] = "database"
-    os.environ["REPORTS_ALLOW_PRIVATE_NETWORKS"] = "1"
-    os.environ["REPORTS_RENDER"] = "0"
-    import django
-
-    django.setup()
+    setup_django(
+        DATABASE_URL=database_url, TASKS_BACKEND="database", REPORTS_ALLOW_PRIVATE_NETWORKS="1", REPORTS_RENDER="0"
+    )
 
 
 def peak_rss_mib(pid: int) -> float:

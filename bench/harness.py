@@ -77,6 +77,16 @@ def recreate_database(url: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def setup_django(**env: str) -> None:
+    """Set Django up in this process with the project's settings, after `env` (the bench's key unless one is set)."""
+    os.environ.update(env)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("SECRET_KEY", SECRET_KEY)
+    import django
+
+    django.setup()
+
+
 def django_on_fresh_database(url: str) -> None:
     """Set Django up in this process on the URL's database, dropped and migrated afresh (no Redis)."""
     env = {

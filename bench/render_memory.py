@@ -20,14 +20,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-from bench.harness import SECRET_KEY  # noqa: E402
+from bench.harness import setup_django  # noqa: E402
 
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-os.environ.setdefault("SECRET_KEY", SECRET_KEY)
-
-import django  # noqa: E402
-
-django.setup()
+setup_django()
 
 from django.conf import settings  # noqa: E402
 
