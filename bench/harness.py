@@ -98,11 +98,7 @@ def django_on_fresh_database(url: str) -> None:
     }
     recreate_database(url)
     manage(env, "migrate", "--noinput")
-    os.environ.update(env)
-
-    import django
-
-    django.setup()
+    setup_django(**env)
 
 
 def database_exists(url: str) -> bool:
