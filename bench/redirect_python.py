@@ -13,7 +13,6 @@ and with --profile the functions that took the most time.
 import argparse
 import asyncio
 import cProfile
-import os
 import pstats
 import statistics
 import sys
@@ -22,7 +21,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.harness import SECRET_KEY
+from bench.harness import SECRET_KEY, setup_django
 
 LINKS = 1000
 VISITORS = 100_000
@@ -62,16 +61,13 @@ def main() -> None:
 
 
 def measure(args: argparse.Namespace, directory: str) -> None:
-    os.environ.update(
+    setup_django(
         DJANGO_SETTINGS_MODULE="config.settings",
         SECRET_KEY=SECRET_KEY,
         DATABASE_URL=f"sqlite:///{directory}/db.sqlite3",
         REDIS_URL="",
         SHORTENER_VISIT_WRITER_PROCESS="0",
     )
-    import django
-
-    django.setup()
     from django.core.management import call_command
 
     from shortener.fastpath import links, visits
