@@ -9,7 +9,8 @@ own. Every request it makes is intercepted and answered with a fetch by the engi
 `Fetcher` (the same vetted resolver, redirect and size rules), or refused: methods
 other than GET/HEAD, schemes other than http(s), WebSockets, service workers. Anything
 that would slip past the interception finds no DNS (`--host-resolver-rules`) and a
-proxy on a closed port. A rendered analysis has its own budget: REPORTS_RENDER_TIMEOUT
+proxy on a closed port; WebRTC may send nothing but through that proxy (its STUN and
+TURN servers hear nothing). A rendered analysis has its own budget: REPORTS_RENDER_TIMEOUT
 seconds for loading, at most RENDER_MAX_REQUESTS requests and RENDER_MAX_BYTES bytes,
 REPORTS_RENDER_MAX_MEMORY_MB of JavaScript heap, and REPORTS_RENDER_MAX_TOTAL_MB for all of
 its Chromium processes together (`_MemoryWatch`): without cgroups, that total is watched from
@@ -302,6 +303,10 @@ def chromium_args(max_memory_mb: int) -> list[str]:
         "--disable-domain-reliability",
         "--disable-sync",
         "--no-pings",
+        # WebRTC reaches nothing but through the proxy above, a closed port: a page's STUN and TURN
+        # servers, at a private address or not, get no packet by UDP or TCP. Chrome's own browser
+        # (Debian's chromium, headless too) reads the first switch; the headless shell the second.
+        "--webrtc-ip-handling-policy=disable_non_proxied_udp",
         "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
         "--renderer-process-limit=1",
         f"--js-flags=--max-old-space-size={max_memory_mb}",

@@ -3,6 +3,8 @@ written as they come, so a 500-page audit never sits whole in memory (or in a re
 
 - pages: one row per page (id, url, status, score, result, each category's score, error);
 - issues: one row per failing check and page, grouped by check, worst first (the summary's order).
+
+A CSV's text cells that a spreadsheet would run as formulas are neutralised (common/csv_safety.py).
 """
 
 import csv
@@ -12,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from django.http import StreamingHttpResponse
 from django.utils.http import content_disposition_header
 
+from common.csv_safety import neutralise
 from reports.audits import summary
 from reports.models import SCORE_CATEGORIES, Audit
 
@@ -57,7 +60,7 @@ def _csv(fields: list[str], rows: Iterable[dict]) -> Iterator[str]:
     writer = csv.DictWriter(_Echo(), fieldnames=fields)
     yield writer.writeheader()
     for row in rows:
-        yield writer.writerow({key: "" if value is None else value for key, value in row.items()})
+        yield writer.writerow({key: "" if value is None else neutralise(value) for key, value in row.items()})
 
 
 def _json(audit: Audit, what: str, rows: Iterable[dict]) -> Iterator[str]:

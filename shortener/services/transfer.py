@@ -28,6 +28,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from common import parsers
+from common.csv_safety import neutralise, restore
 from shortener import messages
 from shortener.errors import Failure
 from shortener.models import LinkImport, LinkTag, ShortLink
@@ -134,7 +135,11 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
 
 
 def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
-    """A header row then one row per link (the columns of EXPORT_FIELDS), written a chunk at a time."""
+    """A header row then one row per link (the columns of EXPORT_FIELDS), written a chunk at a time.
+
+    Its text cells are neutralised for spreadsheets (a code or tag may start with "-"); the short URL
+    starts with the site's address, and the other cells are numbers.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(EXPORT_FIELDS)
@@ -143,15 +148,15 @@ def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
         writer.writerows(
             [
                 (
-                    url,
-                    code if is_custom else "",
+                    neutralise(url),
+                    neutralise(code) if is_custom else "",
                     short_prefix + code,
                     counter,
                     int(created_at.timestamp()),
                     int(expires_at.timestamp()) if expires_at else None,
                     max_visits,
-                    " ".join(tags.get(pk, [])),
-                    hashed,
+                    neutralise(" ".join(tags.get(pk, []))),
+                    neutralise(hashed),
                 )
                 for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
             ]
@@ -243,13 +248,15 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
             if reader.line_num == 1 and row[0].strip().lower() == "url":
                 continue  # the header
             # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
+            # Its cells come back as they were before the export neutralised them; none of these
+            # fields may start with a quote, so a CSV of another origin loses nothing by it.
             ours = len(row) == len(EXPORT_FIELDS)
             yield ImportItem(
                 reader.line_num,
-                url=row[0],
-                custom=row[1] if len(row) > 1 else "",
-                tags=row[7] if ours else "",
-                password_hash=row[8] if ours else "",
+                url=restore(row[0]),
+                custom=restore(row[1]) if len(row) > 1 else "",
+                tags=restore(row[7]) if ours else "",
+                password_hash=restore(row[8]) if ours else "",
             )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None

@@ -8,6 +8,8 @@ the same paths, so `/good` and `/bad` can be fetched from either.
 """
 
 import gzip
+import html
+import json
 import shutil
 import ssl
 import subprocess
@@ -226,6 +228,27 @@ try { new WebSocket("ws://127.0.0.1:9/socket"); } catch (e) {}
 </body></html>
 """
 
+# WebRTC aimed at a private address (issue 49): STUN and TURN servers on 127.0.0.2, whose ports the
+# query names, asked for from the page, an srcdoc iframe and an about:blank one the page scripts. A
+# slow image keeps the page loading while ICE gathers candidates.
+WEBRTC_SCRIPT = """
+const pc = new RTCPeerConnection({iceServers: [
+  {urls: "stun:127.0.0.2:__STUN__"},
+  {urls: ["turn:127.0.0.2:__TURN__", "turn:127.0.0.2:__TCP__?transport=tcp", "turns:127.0.0.2:__TCP__"],
+   username: "user", credential: "secret"},
+]});
+pc.createDataChannel("probe");
+pc.createOffer().then((offer) => pc.setLocalDescription(offer));
+"""
+WEBRTC_PAGE = f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Calls</title></head>
+<body><h1>Call us</h1><img src="/slow?delay=3" alt="">
+<iframe srcdoc="<script>{html.escape(WEBRTC_SCRIPT)}</script>"></iframe><iframe id="blank"></iframe>
+<script>{WEBRTC_SCRIPT}
+document.getElementById("blank").contentWindow.eval({json.dumps(WEBRTC_SCRIPT)});
+</script></body></html>
+"""
+
 # Anchors without href, as menus and folding sidebars make them (mdBook's "toggle"): Lighthouse's
 # crawlable-anchors fails the one a script listens to (through its parent) and the one with a target.
 TOGGLES_PAGE = """<!DOCTYPE html>
@@ -384,6 +407,12 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         hop = int(hit.path.rsplit("/", 1)[1])
         self.redirect(f"/redirect/loop/{hop + 1}")
 
+    def webrtc(self, hit: "Hit") -> None:
+        page = WEBRTC_PAGE
+        for name in ("stun", "turn", "tcp"):
+            page = page.replace(f"__{name.upper()}__", str(int(hit.query[name][0])))
+        self.html(page)
+
     def slow(self, hit: "Hit") -> None:
         time.sleep(float(hit.query.get("delay", ["3"])[0]))
         self.html(GOOD_PAGE)
@@ -500,6 +529,7 @@ ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
     "/busy": lambda handler, hit: handler.html(BUSY_PAGE),
     "/layout": lambda handler, hit: handler.html(LAYOUT_PAGE),
     "/toggles": lambda handler, hit: handler.html(TOGGLES_PAGE),
+    "/webrtc": H.webrtc,
     "/out-of-sight": lambda handler, hit: handler.html(OUT_OF_SIGHT_PAGE),
     "/small-print": H.small_print,
     "/never-loads": H.never_loads,

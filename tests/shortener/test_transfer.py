@@ -10,7 +10,7 @@ from django.test import Client
 from rest_framework import status
 
 from shortener import messages
-from shortener.models import LinkImport, ShortLink
+from shortener.models import LinkImport, LinkTag, ShortLink
 from shortener.services import transfer
 from shortener.services.links import link_delete
 from tests.shortener.asserts import any_number, assert_shortener_error, assert_shortener_error_page
@@ -88,6 +88,41 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
         "password_hash",
     ]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
+
+
+def test_export_csv_neutralises_cells_a_spreadsheet_would_run_as_formulas(alice_client, user):
+    link = ShortLinkFactory(code="-A1-B1", owner=user, url="https://a.example/", is_custom=True)
+    LinkTag.objects.create(link=link, name="-a1")
+    LinkTag.objects.create(link=link, name="work")
+
+    response = alice_client.get("/s/export.csv")
+
+    rows = list(csv.DictReader(io.StringIO(response.getvalue().decode())))
+    # A single quote first (OWASP): spreadsheets show the text, and do not compute -A1-B1.
+    assert (rows[0]["custom"], rows[0]["tags"]) == ("'-A1-B1", "'-a1 work")
+    assert (rows[0]["url"], rows[0]["short"]) == ("https://a.example/", "http://testserver/s/-A1-B1")
+
+
+def test_csv_export_then_import_restores_codes_and_tags_that_start_like_formulas(
+    alice_client, bob_client, user, other_user
+):
+    minus = ShortLinkFactory(code="-A1-B1", owner=user, url="https://a.example/", is_custom=True)
+    LinkTag.objects.create(link=minus, name="-a1")
+    LinkTag.objects.create(link=minus, name="work")
+    ShortLinkFactory(code="-", owner=user, url="https://b.example/", is_custom=True)
+    exported = alice_client.get("/s/export.csv").getvalue()
+    ShortLink.objects.all().delete()
+
+    response = upload_json(bob_client, exported, name="short_links.csv")
+
+    assert (response.json()["created"], response.json()["refused"]) == (2, 0)
+    imported = {link.code: link for link in ShortLink.objects.filter(owner=other_user)}
+    assert {code: link.url for code, link in imported.items()} == {
+        "-A1-B1": "https://a.example/",
+        "-": "https://b.example/",
+    }
+    tags = LinkTag.objects.filter(link=imported["-A1-B1"]).order_by("name").values_list("name", flat=True)
+    assert list(tags) == ["-a1", "work"]
 
 
 def test_export_needs_login(client):

@@ -1,5 +1,7 @@
 """The rendered mode (REPORTS_RENDER): Debian's Chromium, every request through the SSRF guard."""
 
+import contextlib
+import socket
 import time
 from pathlib import Path
 
@@ -250,3 +252,41 @@ def test_without_rendering_there_are_no_lab_metrics(test_site):
 
     assert result.metrics is None
     assert "total_blocking_time" not in result.results["performance"]
+
+
+@pytest.fixture
+def private_listeners():
+    """UDP and TCP sockets on 127.0.0.2, a private address a page's WebRTC aims at (ports: free ones)."""
+    udp = [socket.socket(socket.AF_INET, socket.SOCK_DGRAM) for _ in range(2)]
+    tcp = socket.socket()
+    try:
+        for sock in (*udp, tcp):
+            sock.bind(("127.0.0.2", 0))
+            sock.setblocking(False)
+        tcp.listen()
+        yield udp, tcp
+    finally:
+        for sock in (*udp, tcp):
+            sock.close()
+
+
+def _arrived(udp: list[socket.socket], tcp: socket.socket) -> list:
+    arrived = []
+    for sock in udp:
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                arrived.append((sock.getsockname()[1], sock.recv(2048)))
+    with contextlib.suppress(BlockingIOError):
+        arrived.append(("tcp", tcp.accept()[1]))
+    return arrived
+
+
+@pytest.mark.browser
+def test_webrtc_in_a_rendered_page_reaches_no_private_address(test_site, rendering, private_listeners):
+    udp, tcp = private_listeners
+    (stun, turn), tcp_port = (sock.getsockname()[1] for sock in udp), tcp.getsockname()[1]
+
+    result = analyze(test_site.url(f"/webrtc?stun={stun}&turn={turn}&tcp={tcp_port}"))
+
+    assert result.rendering["document"] == "rendered"
+    assert _arrived(udp, tcp) == []  # no STUN binding request, no TURN allocation, by UDP or TCP

@@ -288,6 +288,22 @@ def test_pages_export_as_csv_lists_every_page_streamed(owner_client, user):
     ]
 
 
+def test_the_pages_csv_neutralises_cells_a_spreadsheet_would_run_as_formulas(owner_client, user):
+    audit = done_audit(user)
+    audit.pages.filter(url="https://shop.example/about").update(
+        status=Report.Status.FAILED, error='=HYPERLINK("https://evil.example/","Open")'
+    )
+
+    pages = owner_client.get(f"{URL}/{audit.pk}/pages.csv")
+
+    rows = list(csv.DictReader(io.StringIO(b"".join(pages.streaming_content).decode())))
+    # A single quote first (OWASP): spreadsheets show the text, and follow no link.
+    assert [(row["url"], row["error"]) for row in rows] == [
+        ("https://shop.example/", ""),
+        ("https://shop.example/about", '\'=HYPERLINK("https://evil.example/","Open")'),
+    ]
+
+
 def test_issues_export_as_json_groups_failing_checks_worst_first(owner_client, user):
     audit = done_audit(user, failing={"hsts": ("security", "low"), "title": ("seo", "high")})
 
