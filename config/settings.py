@@ -22,6 +22,7 @@ from common.env import (
     env_str,
     url_with_query,
 )
+from config import __version__
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -234,7 +235,7 @@ REST_FRAMEWORK = {
 SPECTACULAR_SETTINGS = {
     "TITLE": f"{SERVICE_NAME} API",
     "DESCRIPTION": "Interface A (website reports, /api/v1) and interface B (pastes).",
-    "VERSION": "1.0.0",
+    "VERSION": __version__,
     "SERVE_INCLUDE_SCHEMA": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

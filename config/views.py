@@ -14,6 +14,7 @@ from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularSwaggerSplitView
 from rest_framework.authentication import SessionAuthentication
 
+from config import __version__
 from pastes import errors as pastes_errors
 from reports import errors as reports_errors
 from reports.tasks import analyses_unclaimed
@@ -39,7 +40,10 @@ RETRY_AFTER_SECONDS = 5
 @never_cache
 @require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
-    """200 "ok"; 200 "degraded" naming what is down or stuck but answered without; 503 without the database."""
+    """200 "ok"; 200 "degraded" naming what is down or stuck but answered without; 503 without the database.
+
+    Every answer carries the service's version, so a probe also tells which release is serving.
+    """
     degraded = []
     # Redis is optional at run time (common/cache.py); only a configured one can be down.
     if hasattr(cache, "ping") and not cache.ping():
@@ -49,13 +53,14 @@ def healthz(request: HttpRequest) -> JsonResponse:
             cursor.execute("SELECT 1")
     except DatabaseError:
         body = {"status": "unavailable", "unavailable": ["database"]} | ({"degraded": degraded} if degraded else {})
+        body |= {"version": __version__}
         return JsonResponse(body, status=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     # No worker claiming the analyses: reports stay queued for ever (reports.tasks.analyses_unclaimed).
     if analyses_unclaimed():
         degraded.append("analyses")
     if degraded:
-        return JsonResponse({"status": "degraded", "degraded": degraded})
-    return JsonResponse({"status": "ok"})
+        return JsonResponse({"status": "degraded", "degraded": degraded, "version": __version__})
+    return JsonResponse({"status": "ok", "version": __version__})
 
 
 def _under(request: HttpRequest, prefix: str) -> bool:

@@ -12,6 +12,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
 
 from common import cache as degrading
+from config import __version__
 from reports.models import ApiKey as ReportsApiKey
 from shortener import messages
 from tests.pastes.factories import PasteFactory, issue_key
@@ -81,13 +82,13 @@ def test_redis_down_every_endpoint_answers_as_without_redis(redis_cache, reports
 
 
 def test_redis_down_healthz_names_it(redis_cache):
-    assert Client().get("/healthz").json() == {"status": "ok"}
+    assert Client().get("/healthz").json() == {"status": "ok", "version": __version__}
 
     redis_cache.stop()
     response = Client().get("/healthz")
 
     assert response.status_code == 200
-    assert response.json() == {"status": "degraded", "degraded": ["redis"]}
+    assert response.json() == {"status": "degraded", "degraded": ["redis"], "version": __version__}
 
 
 def test_redis_down_rate_limits_still_count_in_the_process(redis_cache, settings, user):
@@ -110,7 +111,7 @@ def test_redis_back_is_used_again_without_a_restart(redis_cache, monkeypatch):
 
     redis_cache.start()
 
-    assert Client().get("/healthz").json() == {"status": "ok"}
+    assert Client().get("/healthz").json() == {"status": "ok", "version": __version__}
     assert degrading.outage.since is None
 
 
@@ -177,4 +178,4 @@ def test_database_down_healthz_is_503_and_recovers_without_a_restart(database_do
     assert unavailable(down)
     assert down.json()["unavailable"] == ["database"]
     assert up.status_code == 200
-    assert up.json() == {"status": "ok"}
+    assert up.json() == {"status": "ok", "version": __version__}

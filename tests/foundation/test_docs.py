@@ -178,3 +178,46 @@ def test_the_slug_follows_github():
     assert slug("The redirect's fast path (`shortener/fastpath/`)") == "the-redirects-fast-path-shortenerfastpath"
     assert slug("After `make run`") == "after-make-run"
     assert slug("Report pages (`/reports/…`)") == "report-pages-reports"
+
+
+# A reference says what holds today: one current table per benchmark, its history in git.
+LINE_LIMITS = {
+    "bench/README.md": 400,
+    "docs/scale.md": 250,
+    "reports/README.md": 350,
+    "pastes/README.md": 350,
+    "shortener/README.md": 350,
+}
+
+
+def test_the_reference_documents_stay_within_their_line_limits():
+    too_long = {
+        name: lines
+        for name, limit in LINE_LIMITS.items()
+        if (lines := len((PROJECT_DIR / name).read_text().splitlines())) > limit
+    }
+    assert not too_long, f"over the limit (lines): {too_long}; move history to git and name the commit"
+
+
+def test_every_app_readme_has_a_line_limit():
+    apps = {path.parent.name for path in PROJECT_DIR.glob("*/README.md") if (path.parent / "apps.py").exists()}
+    assert apps and {f"{app}/README.md" for app in apps} <= set(LINE_LIMITS)
+
+
+RELEASE = re.compile(r"^## \[(\d+\.\d+\.\d+)\] - (\d{4}-\d{2}-\d{2})$")
+CHANGE_KINDS = {"Added", "Changed", "Deprecated", "Removed", "Fixed", "Security"}
+
+
+def test_the_changelog_keeps_a_changelog():
+    lines = (PROJECT_DIR / "CHANGELOG.md").read_text().splitlines()
+    sections = [line for line in lines if line.startswith("## ")]
+    kinds = {line[4:] for line in lines if line.startswith("### ")}
+    releases = [RELEASE.match(line) for line in sections[1:]]
+
+    assert lines[0] == "# Changelog"
+    assert sections[0] == "## [Unreleased]"
+    assert releases and all(releases), f"not '## [X.Y.Z] - YYYY-MM-DD': {sections[1:]}"
+    versions = [tuple(int(part) for part in match.group(1).split(".")) for match in releases]
+    assert versions == sorted(versions, reverse=True), "newest release first"
+    assert [match.group(2) for match in releases] == sorted((m.group(2) for m in releases), reverse=True)
+    assert kinds <= CHANGE_KINDS, f"Keep a Changelog's kinds of change only: {kinds - CHANGE_KINDS}"
