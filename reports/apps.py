@@ -13,3 +13,10 @@ class ReportsConfig(AppConfig):
         config.thresholds()
         config.importance_weights()
         config.rating_bands()
+
+        # The analyses hand a site audit's pages to its crawl, which queues them on the analyses:
+        # connected here, so that neither module imports the other back (reports/tasks.py, AuditCrawl).
+        from reports import tasks
+        from reports.audits import crawl
+
+        tasks.connect_audit_crawl(crawl)

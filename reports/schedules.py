@@ -2,7 +2,7 @@
 
 A project's `schedule` (none, daily, weekly) and its stored `next_run_at` say when it is
 due. Whoever runs a due project claims that period by moving `next_run_at` on, in the
-same transaction that stores the re-run (services.project_rerun), so a period is run
+same transaction that stores the re-run (project_rerun), so a period is run
 once however many workers look, and a crash before the commit leaves it due:
 
 - **database backend**: every `analysis_worker` calls `run_due_schedules()` in its loop.
@@ -26,13 +26,16 @@ from datetime import datetime, timedelta
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Max
 from django.tasks import task
 from django.utils import timezone
 from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.utils import exclusive_transaction
 from redis.exceptions import RedisError
 
-from reports.models import Project, ProjectSchedule
+from reports import tasks
+from reports.audits.services import audit_rerun
+from reports.models import Audit, Project, ProjectSchedule, Report
 
 logger = logging.getLogger(__name__)
 
@@ -77,12 +80,62 @@ def _claim(project: Project, now: datetime) -> bool:
 
 def _run_claimed(project: Project, now: datetime) -> bool:
     """Claim the period and re-run the project in the caller's transaction; whether this caller ran it."""
-    from reports import services  # services imports this module for project_update
-
     if not _claim(project, now):
         return False
-    services.project_rerun(project=project)
+    project_rerun(project=project)
     return True
+
+
+# A scheduled re-run analyses at most this many of a project's URLs (the most recently
+# reported ones): as many as the largest site audit (REPORTS_AUDIT_MAX_PAGES' 500).
+RERUN_MAX_URLS = 500
+
+
+def project_rerun(*, project: Project) -> list[Report] | Audit:
+    """What a scheduled run of the project does; call it inside the transaction that claims the period.
+
+    A project with a site audit re-runs its last one (the new audit's pages are compared with
+    the old one's for check.regressed); one without re-runs its reports' URLs.
+    """
+    last_audit = project.audits.order_by("-pk").first()
+    if last_audit is not None:
+        return audit_rerun(last_audit)
+    return project_reports_rerun(project=project)
+
+
+def project_reports_rerun(*, project: Project) -> list[Report]:
+    """Queue a new report of each distinct URL of the project, like its latest report of that URL.
+
+    New reports rather than re-analyses of the old ones, so the project keeps its history (the
+    chart, comparisons, check.regressed against the previous report of the URL). Each copies
+    the privacy of the URL's latest report and, for a password-protected one, its password hash:
+    the same password opens the new report, and no password is ever needed in clear to do it.
+    """
+    latest = (
+        project.reports.values("url")
+        .annotate(latest=Max("pk"))
+        .order_by("-latest")
+        .values_list("latest", flat=True)[:RERUN_MAX_URLS]
+    )
+    sources = Report.objects.filter(pk__in=list(latest)).only("owner_id", "url", "privacy", "password").order_by("pk")
+    with transaction.atomic():
+        reports = Report.objects.bulk_create(
+            Report(
+                owner_id=source.owner_id,
+                project=project,
+                url=source.url,
+                privacy=source.privacy,
+                password=source.password,
+                status=Report.Status.QUEUED,
+                analysis_run=1,
+            )
+            for source in sources
+        )
+        for report in reports:
+            if not tasks.enqueue_analysis_in_transaction(report):
+                # Another backend: a worker elsewhere must not look before the rows are committed.
+                transaction.on_commit(lambda report=report: tasks.enqueue_analysis(report))
+    return reports
 
 
 def run_due_schedules(*, limit: int = 10) -> int:

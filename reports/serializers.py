@@ -17,7 +17,9 @@ from rest_framework import serializers
 
 from common.renderers import RawJSON
 from reports import budgets
+from reports.audits import summary as audit_summary
 from reports.models import SCORE_CATEGORIES, Audit, Project, Report, Webhook, WebhookEvent
+from reports.webhook_targets import refused_target
 
 # Laravel's timestamp format: ISO 8601 in UTC with microseconds.
 TIMESTAMP_FORMAT = "%Y-%m-%dT%H:%M:%S.%fZ"
@@ -409,8 +411,6 @@ class WebhookCreateSerializer(serializers.Serializer):
     )
 
     def validate_url(self, value: str) -> str:
-        from reports.webhooks import refused_target  # webhooks imports this module
-
         reason = refused_target(value)
         if reason:
             raise serializers.ValidationError(reason)
@@ -478,9 +478,7 @@ class AuditSerializer(serializers.ModelSerializer):
 
     @extend_schema_field(serializers.JSONField(allow_null=True))
     def get_budget(self, audit: Audit) -> dict | None:
-        from reports.audits import summary  # it imports budgets and models only; kept lazy for symmetry
-
-        return summary.budget(audit)
+        return audit_summary.budget(audit)
 
     def to_representation(self, audit: Audit) -> dict:
         return {

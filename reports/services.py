@@ -9,20 +9,11 @@ with another one, once that transaction has committed.
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
-from django.db.models import F, Max, QuerySet
+from django.db.models import F, QuerySet
 
 from reports import schedules, tasks, webhooks
-from reports.models import Audit, Project, Report, Webhook
-
-
-def project_get_or_create(*, owner: AbstractBaseUser, name: str) -> Project:
-    # get_or_create retries the lookup when a parallel request inserted the same
-    # (owner, name) first: the unique constraint decides, so both share one project.
-    # The row lock makes a parallel project delete wait until the caller's transaction
-    # commits, so a report is never written into a project that is being deleted.
-    with transaction.atomic():
-        project, _ = Project.objects.select_for_update().get_or_create(owner=owner, name=name)
-    return project
+from reports.models import Project, Report, Webhook
+from reports.projects import project_get_or_create
 
 
 def report_create(
@@ -158,60 +149,6 @@ def project_update(
     if "next_run_at" in changed:
         schedules.schedule_next(project)  # with RQ: its job on RQ's scheduler
     return project
-
-
-# A scheduled re-run analyses at most this many of a project's URLs (the most recently
-# reported ones): as many as the largest site audit (REPORTS_AUDIT_MAX_PAGES' 500).
-RERUN_MAX_URLS = 500
-
-
-def project_rerun(*, project: Project) -> list[Report] | Audit:
-    """What a scheduled run of the project does; call it inside the transaction that claims the period.
-
-    A project with a site audit re-runs its last one (the new audit's pages are compared with
-    the old one's for check.regressed); one without re-runs its reports' URLs.
-    """
-    from reports.audits.services import audit_rerun  # it imports this module
-
-    last_audit = project.audits.order_by("-pk").first()
-    if last_audit is not None:
-        return audit_rerun(last_audit)
-    return project_reports_rerun(project=project)
-
-
-def project_reports_rerun(*, project: Project) -> list[Report]:
-    """Queue a new report of each distinct URL of the project, like its latest report of that URL.
-
-    New reports rather than re-analyses of the old ones, so the project keeps its history (the
-    chart, comparisons, check.regressed against the previous report of the URL). Each copies
-    the privacy of the URL's latest report and, for a password-protected one, its password hash:
-    the same password opens the new report, and no password is ever needed in clear to do it.
-    """
-    latest = (
-        project.reports.values("url")
-        .annotate(latest=Max("pk"))
-        .order_by("-latest")
-        .values_list("latest", flat=True)[:RERUN_MAX_URLS]
-    )
-    sources = Report.objects.filter(pk__in=list(latest)).only("owner_id", "url", "privacy", "password").order_by("pk")
-    with transaction.atomic():
-        reports = Report.objects.bulk_create(
-            Report(
-                owner_id=source.owner_id,
-                project=project,
-                url=source.url,
-                privacy=source.privacy,
-                password=source.password,
-                status=Report.Status.QUEUED,
-                analysis_run=1,
-            )
-            for source in sources
-        )
-        for report in reports:
-            if not tasks.enqueue_analysis_in_transaction(report):
-                # Another backend: a worker elsewhere must not look before the rows are committed.
-                transaction.on_commit(lambda report=report: tasks.enqueue_analysis(report))
-    return reports
 
 
 def webhook_create(*, project: Project, url: str, events: list[str], secret: str | None = None) -> Webhook:

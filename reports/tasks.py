@@ -27,10 +27,11 @@ The backend is whatever settings.TASKS names (TASKS_BACKEND: database, rq, immed
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from datetime import datetime, timedelta
 from functools import cache
+from typing import Protocol
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -44,7 +45,6 @@ from redis.exceptions import RedisError
 from common.cache import RedisOutage
 from reports import webhooks
 from reports.analysis import AnalysisError, analyze
-from reports.audits import crawl as audit_crawl
 from reports.audits import hosts as audit_hosts
 from reports.models import SCORE_CATEGORIES, Report
 
@@ -106,6 +106,26 @@ def enqueue_analysis_in_transaction(report: Report) -> bool:
     return True
 
 
+class AuditCrawl(Protocol):
+    """What the analyses need of site audits, whose pages are reports: reports/audits/crawl.py.
+
+    The crawl queues its pages here, so it is the one built on this module: ReportsConfig.ready()
+    hands it over with connect_audit_crawl() rather than this module importing it back.
+    """
+
+    def finish_page(self, audit_id: int, finish: Callable[[], bool], links: list[str]) -> bool: ...
+
+    def requeue_stale_audits(self) -> int: ...
+
+
+audit_crawl: AuditCrawl  # set by connect_audit_crawl()
+
+
+def connect_audit_crawl(crawl: AuditCrawl) -> None:
+    global audit_crawl
+    audit_crawl = crawl
+
+
 def _on_no_queue(report: Report) -> bool:
     """Whether the report waits for requeue_stale_analyses() because the backend could not take its analysis."""
     return report.status == Report.Status.QUEUED and report.lease_until is not None
@@ -117,12 +137,14 @@ def analyze_report(report_id: int, run: int) -> str:
     claimed = Report.objects.filter(pk=report_id, analysis_run=run, status=Report.Status.QUEUED).update(
         status=Report.Status.RUNNING, lease_until=_lease_end()
     )
-    row = Report.objects.filter(pk=report_id).values_list("url", "audit_id").first() if claimed else None
+    row = None
+    if claimed:  # a site audit's page waits its audit's Crawl-delay between fetches (_crawl_slot)
+        row = Report.objects.filter(pk=report_id).values_list("url", "audit_id", "audit__crawl_delay").first()
     if row is None:  # not this run's turn, or the report is gone
         return "skipped"
-    url, audit_id = row
+    url, audit_id, crawl_delay = row
     try:
-        with _renewed_lease(report_id, run), _crawl_slot(report_id, run, url, audit_id):
+        with _renewed_lease(report_id, run), _crawl_slot(report_id, run, url, audit_id, crawl_delay):
             analysis = analyze(url)
     except AnalysisError as exc:
         _store(report_id, run, audit_id, status=Report.Status.FAILED, error=analysis_failure_message(exc))
@@ -166,14 +188,13 @@ def _store(report_id: int, run: int, audit_id: int | None, links: list[str] = ()
 
 
 @contextmanager
-def _crawl_slot(report_id: int, run: int, url: str, audit_id: int | None) -> Iterator[None]:
+def _crawl_slot(report_id: int, run: int, url: str, audit_id: int | None, crawl_delay: float) -> Iterator[None]:
     """For a site audit's page, one of its host's fetch slots, shared by every worker (reports/audits/hosts.py)."""
     if audit_id is None:
         yield
         return
     host = urlsplit(url).netloc.lower()
-    delay = audit_crawl.crawl_delay_of(audit_id)
-    with audit_hosts.host_slot(host, holder=f"report-{report_id}-{run}", crawl_delay=delay):
+    with audit_hosts.host_slot(host, holder=f"report-{report_id}-{run}", crawl_delay=crawl_delay):
         yield
 
 

@@ -30,35 +30,29 @@ A project's `alert_email`, when set, gets `budget.failed` and `check.regressed` 
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import secrets
 from datetime import UTC, datetime, timedelta
-from urllib.parse import urlsplit
 
 import httpx
 from django.conf import settings
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.mail import send_mail
-from django.core.validators import URLValidator
 from django.db import transaction
 from django.tasks import task
 from django.utils import timezone
 
 from reports import budgets, comparison
-from reports.analysis import netguard
 from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import GuardedTransport
 from reports.models import Project, Report, WebhookDelivery, WebhookEvent
+from reports.serializers import ReportSerializer
 
 logger = logging.getLogger(__name__)
 
 SIGNATURE_HEADER = "X-Webtools-Signature"
 TIMESTAMP_HEADER = "X-Webtools-Timestamp"
 EMAILED_EVENTS = (WebhookEvent.BUDGET_FAILED, WebhookEvent.CHECK_REGRESSED)
-# How long a creation waits for DNS when it vets the target (the delivery vets it again).
-VET_TIMEOUT = 2.0
 
 
 def new_secret() -> str:
@@ -75,40 +69,10 @@ def verify(body: bytes, secret: str, signature: str) -> bool:
     return hmac.compare_digest(sign(body, secret), signature)
 
 
-def refused_target(url: str) -> str | None:
-    """Why `url` cannot receive webhooks (a message for its `url` field), or None if it can.
-
-    The addresses are vetted with the SSRF guard's own rules (netguard) and the same
-    private-network setting as report fetches. A host that does not resolve now is
-    accepted: every delivery resolves and vets it again before connecting.
-    """
-    try:
-        URLValidator(schemes=["http", "https"])(url)
-    except DjangoValidationError:
-        return "The url must be a valid http or https URL."
-    parts = urlsplit(url)
-    if "@" in parts.netloc:
-        return "The url must not contain a user name or password."
-    if settings.REPORTS_ALLOW_PRIVATE_NETWORKS:
-        return None
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        addresses = netguard.vetted_addresses(parts.hostname or "", port, timeout=VET_TIMEOUT, allow_private=True)
-    except (AnalysisError, TimeoutError):
-        return None
-    for address in addresses:
-        reason = netguard.forbidden_reason(ipaddress.ip_address(address))
-        if reason:
-            return f"The url points to a {reason} address ({address}); webhooks may only call public addresses."
-    return None
-
-
 # --- Events ------------------------------------------------------------------
 
 
 def _report_data(report: Report) -> dict:
-    from reports.serializers import ReportSerializer  # the serializer imports budgets, not this module
-
     return ReportSerializer(report).data
 
 

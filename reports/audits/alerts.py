@@ -11,6 +11,7 @@ The pages of an audit send no `report.done` of their own: one event per audit, n
 from reports import webhooks
 from reports.audits import summary
 from reports.models import Audit, WebhookEvent
+from reports.serializers import AuditSerializer
 
 
 def previous_audit(audit: Audit) -> Audit | None:
@@ -23,8 +24,6 @@ def previous_audit(audit: Audit) -> Audit | None:
 
 def audit_finished(audit_id: int) -> int:
     """Queue the finished audit's deliveries and mails; how many."""
-    from reports.serializers import AuditSerializer  # the serializers import the summaries
-
     audit = Audit.objects.select_related("project").filter(pk=audit_id).first()
     if audit is None or audit.status != Audit.Status.DONE:
         return 0

@@ -31,8 +31,9 @@ from django.utils import timezone
 from django_tasks_db.backend import DatabaseBackend
 from redis.exceptions import RedisError
 
+from reports import tasks
 from reports.analysis.robots import parse_robots
-from reports.audits import discovery
+from reports.audits import alerts, discovery, summary
 from reports.models import Audit, Report
 
 logger = logging.getLogger(__name__)
@@ -74,8 +75,6 @@ _immediate = threading.local()
 
 
 def _enqueue_pages(pages: list[tuple[int, int]]) -> None:
-    from reports import tasks
-
     if not isinstance(tasks.analyze_report.get_backend(), ImmediateBackend):
         for report_id, run in pages:
             report = Report(pk=report_id, analysis_run=run, status=Report.Status.QUEUED)
@@ -176,8 +175,6 @@ def _add_locked(audit: Audit, urls: list[str]) -> list[tuple[int, int]]:
     _recount(audit)
     added = [(page.pk, 1) for page in pages]
     if added and _database_backend():
-        from reports import tasks
-
         for report_id, run in added:
             tasks.analyze_report.enqueue(report_id, run)
         return []
@@ -198,10 +195,6 @@ def _recount(audit: Audit) -> Audit:
 
 
 # --- Each page ----------------------------------------------------------------
-
-
-def crawl_delay_of(audit_id: int) -> float:
-    return Audit.objects.filter(pk=audit_id).values_list("crawl_delay", flat=True).first() or 0.0
 
 
 def finish_page(audit_id: int, finish: Callable[[], bool], links: list[str]) -> bool:
@@ -231,8 +224,6 @@ def finish_page(audit_id: int, finish: Callable[[], bool], links: list[str]) -> 
 
 def finish_if_complete(audit_id: int) -> bool:
     """Mark the audit done once its start is over and every page is done or failed; send its events once."""
-    from reports.audits import summary
-
     with transaction.atomic():
         audit = Audit.objects.select_for_update().filter(pk=audit_id).first()
         if audit is None or audit.status != Audit.Status.RUNNING or audit.lease_until is not None:
@@ -249,8 +240,6 @@ def finish_if_complete(audit_id: int) -> bool:
 
 
 def _send_events(audit_id: int) -> None:
-    from reports.audits import alerts
-
     try:
         alerts.audit_finished(audit_id)
     except Exception:

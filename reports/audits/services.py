@@ -5,7 +5,7 @@ from django.db import transaction
 
 from reports.audits import crawl
 from reports.models import Audit, Project, Report
-from reports.services import project_get_or_create
+from reports.projects import project_get_or_create
 
 
 def audit_create(

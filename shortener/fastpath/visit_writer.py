@@ -7,7 +7,8 @@ work became tens of ms of redirect latency (bench/README.md, "The flusher's Pyth
 counters"). Here the web process's flusher does one C call (pickle.dumps of the batch, plain
 tuples and dates) and writes it to a pipe; a child process, started by the flusher with
 subprocess (fork and exec, so nothing of the web server's threads comes along), writes it with
-write_visits and answers how many visits were new.
+visits.write_visits, which `manage.py visit_writer` passes to `serve` (visits.py uses this module, so
+this module does not import it back), and answers how many visits were new.
 
 - A batch is acknowledged only once its transaction has committed. If the child dies first (or
   cannot start), the flusher writes that batch itself, in its own process, and starts a new
@@ -33,6 +34,7 @@ import sys
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 from django.db import DatabaseError, connection
@@ -138,21 +140,19 @@ class VisitWriterProcess:
             process.wait()
 
 
-def serve(requests, replies) -> None:
-    """The child's loop: read a batch, write it, answer; until the pipe closes."""
+def serve(requests, replies, write_visits: Callable[..., int]) -> None:
+    """The child's loop: read a batch, write it with `write_visits`, answer; until the pipe closes."""
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
-        while _write_one(requests, replies):
+        while _write_one(requests, replies, write_visits):
             pass
     finally:
         connection.close()  # at once: a test database cannot be dropped while a session is left
 
 
-def _write_one(requests, replies) -> bool:
+def _write_one(requests, replies, write_visits: Callable[..., int]) -> bool:
     """Write the next batch and answer; False once the web process is gone."""
-    from shortener.fastpath.visits import write_visits
-
     try:
         _kind, payload = _receive(requests)
     except EOFError:

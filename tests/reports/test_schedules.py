@@ -189,7 +189,7 @@ def test_a_failing_re_run_stays_due_and_does_not_hold_up_the_others(user, databa
     fine = scheduled_project(user)
     ReportFactory(owner=user, project=broken)
     ReportFactory(owner=user, project=fine)
-    rerun = services.project_rerun
+    rerun = schedules.project_rerun
 
     def fail_for_broken(*, project):
         if project.pk == broken.pk:
@@ -197,7 +197,7 @@ def test_a_failing_re_run_stays_due_and_does_not_hold_up_the_others(user, databa
             raise RuntimeError("disk full")
         return rerun(project=project)
 
-    monkeypatch.setattr(services, "project_rerun", fail_for_broken)
+    monkeypatch.setattr(schedules, "project_rerun", fail_for_broken)
     with time_machine.travel(NOW + DAY, tick=False):
         ran = schedules.run_due_schedules()
 

@@ -8,15 +8,15 @@ import pytest
 from django.db import connection
 from rest_framework.test import APIClient
 
-from reports import services
 from reports.models import ApiKey, Project, Report
+from reports.projects import project_get_or_create
 from tests.concurrency import run_concurrently
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
 
 def test_parallel_get_or_create_of_one_project_makes_one(user):
-    results = run_concurrently(lambda: services.project_get_or_create(owner=user, name="shop.example"), times=8)
+    results = run_concurrently(lambda: project_get_or_create(owner=user, name="shop.example"), times=8)
 
     assert all(isinstance(project, Project) for project in results)
     assert Project.objects.count() == 1
@@ -87,7 +87,7 @@ def test_deleting_a_project_while_reports_are_created_in_it_never_fails(user, te
     monkeypatch.setattr(Report, "full_clean", full_clean_until_a_delete_waits)
     url = test_site.url("/good")
     host = Project.name_for_url(url)
-    services.project_get_or_create(owner=user, name=host)
+    project_get_or_create(owner=user, name=host)
     turns = itertools.count()
 
     def create_or_delete() -> int:
@@ -112,7 +112,7 @@ def test_deleting_reports_while_their_project_is_deleted_never_fails(user):
     # Each report delete updates its project's kept count (a trigger), and a project delete
     # removes its reports: both must take the project's row first, or they deadlock.
     _, raw_key = ApiKey.issue(user=user)
-    project = services.project_get_or_create(owner=user, name="shop.example")
+    project = project_get_or_create(owner=user, name="shop.example")
     reports = [
         Report.objects.create(owner=user, project=project, url=f"https://shop.example/{n}", results={})
         for n in range(7)
@@ -131,7 +131,7 @@ def test_deleting_reports_while_their_project_is_deleted_never_fails(user):
         statuses = run_concurrently(delete, times=8)
         assert set(statuses) <= {200, 404}, statuses
         assert not Report.objects.filter(owner=user).exists()
-        project = services.project_get_or_create(owner=user, name="shop.example")
+        project = project_get_or_create(owner=user, name="shop.example")
         reports = [
             Report.objects.create(owner=user, project=project, url=f"https://shop.example/{n}", results={})
             for n in range(7)

@@ -13,6 +13,7 @@ from django.db import transaction
 
 from reports import services
 from reports.models import OwnerProjectCount, OwnerReportCount, Project, Report
+from reports.projects import project_get_or_create
 from tests.concurrency import run_concurrently
 from tests.factories import UserFactory
 from tests.reports.factories import ProjectFactory, ReportFactory
@@ -125,8 +126,8 @@ def raw_project_owner_counts() -> dict[int, int]:
 
 @pytest.mark.django_db
 def test_project_counts_follow_creates_deletes_and_a_deleted_user(user, other_user):
-    services.project_get_or_create(owner=user, name="a.example")
-    services.project_get_or_create(owner=user, name="a.example")  # found, not made again
+    project_get_or_create(owner=user, name="a.example")
+    project_get_or_create(owner=user, name="a.example")  # found, not made again
     ReportFactory(owner=user, url="https://b.example/")  # its project is made with it
     Project.objects.bulk_create([Project(owner=other_user, name=f"{n}.example") for n in range(3)])
     services.project_delete(project=Project.objects.get(owner=user, name="a.example"))
@@ -171,7 +172,7 @@ def test_concurrent_project_creates_and_deletes_keep_the_count_exact(user):
             services.project_delete(project=doomed[number // 2])
         else:
             # Two threads share each name: get_or_create makes it once.
-            services.project_get_or_create(owner=user, name=f"new{number // 4}.example")
+            project_get_or_create(owner=user, name=f"new{number // 4}.example")
 
     assert run_concurrently(write, times=16) == [None] * 16
 
