@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_tasks_db",
     "common",
+    "accounts",
     "reports",
     "pastes",
     "shortener",
