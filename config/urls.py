@@ -18,6 +18,7 @@ def _prefixed(prefix: str) -> str:
 urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
+    path("admin/login/", views.admin_login),  # before the admin's own, to limit tries
     path("admin/", admin.site.urls),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", views.ApiDocs.as_view(url_name="schema"), name="api-docs"),
