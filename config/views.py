@@ -35,6 +35,7 @@ def landing(request: HttpRequest) -> HttpResponse:
     )
 
 
+@never_cache
 def admin_login(request: HttpRequest) -> HttpResponse:
     """The admin's sign-in, limited as the shortener's /s/login is, in one count per client address.
 
