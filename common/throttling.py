@@ -10,7 +10,9 @@ requests count together:
 
 It is a DRF throttle (`throttle_classes = [...]`), and plain Django views call
 `hit(request)` themselves. Counting is common.ratelimit's atomic cache increment, so
-parallel requests from one client cannot slip past the limit together.
+parallel requests from one client cannot slip past the limit together. Without Redis that
+cache is each process's memory, so a limit that guards a secret counts elsewhere
+(`count()`; shortener.throttling's DurableThrottle and SharedThrottle).
 """
 
 from django.conf import settings
@@ -52,10 +54,14 @@ class Throttle(BaseThrottle):
         if key is None:
             return None
         limit, period = self.get_rate(request)
-        outcome = ratelimit.hit(f"{self.scope}:{key}", limit=limit, period=period)
+        outcome = self.count(f"{self.scope}:{key}", limit=limit, period=period)
         # Kept on the request so that every answer, not only the 429, can show the limit.
         request.rate_limit = outcome
         return outcome
+
+    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
+        """Count one request against `key` where this throttle keeps its counts (here, the cache)."""
+        return ratelimit.hit(key, limit=limit, period=period)
 
     def allow_request(self, request: HttpRequest, view: APIView) -> bool:
         self.outcome = self.hit(request)

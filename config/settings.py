@@ -354,6 +354,10 @@ PASTES_RATE_PERIOD = env_int("PASTES_RATE_PERIOD", 60, minimum=1)  # seconds, fo
 # Wrong passwords for one paste from one address (pastes.throttling.PastePasswordThrottle).
 PASTES_PASSWORD_RATE_LIMIT = env_int("PASTES_PASSWORD_RATE_LIMIT", 10, minimum=1)
 PASTES_PASSWORD_RATE_PERIOD = env_int("PASTES_PASSWORD_RATE_PERIOD", 600, minimum=1)
+# Passwords checked (hashed) for one address, right or wrong, whatever the paste
+# (pastes.throttling.PasswordCheckThrottle): bounds the hashing work each address can ask for.
+PASTES_PASSWORD_CHECK_LIMIT = env_int("PASTES_PASSWORD_CHECK_LIMIT", 10, minimum=1)
+PASTES_PASSWORD_CHECK_PERIOD = env_int("PASTES_PASSWORD_CHECK_PERIOD", 60, minimum=1)
 # Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
 # even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)

@@ -90,6 +90,17 @@ class TooManyPasswordAttempts(PastesError):
         )
 
 
+class TooManyPasswordChecks(PastesError):
+    status = 429
+
+    def __init__(self, *, limit: int, period: str, retry_after: int) -> None:
+        self.retry_after = retry_after
+        super().__init__(
+            f"Too many passwords checked for your address: at most {limit} {period}, right or wrong, "
+            f"whatever the paste; try again in {retry_after} seconds."
+        )
+
+
 UNAVAILABLE = "The service is temporarily unavailable."
 # What Django's own failures (config.views) say in B's shape.
 STATUS_MESSAGES = {

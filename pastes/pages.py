@@ -32,7 +32,7 @@ from rest_framework.exceptions import ValidationError
 
 from common.bots import is_bot_request, is_preview_bot_request
 from pastes import services, views
-from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts
+from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, TooManyPasswordChecks
 from pastes.forms import PasteForm
 from pastes.highlighting import guess_syntax, highlighted, lexer_for
 from pastes.models import Paste
@@ -91,11 +91,14 @@ def _password_page(request: HttpRequest, paste: Paste, *, error: str = "", statu
 
 
 def _unlock(request: HttpRequest, paste: Paste) -> HttpResponse:
-    """The password form's POST: counted per paste and address, right → remembered (and revealed if it burns)."""
+    """The password form's POST: counted per paste and address, right → remembered (and revealed if it burns).
+
+    Remembered in the session, the paste is shown again without checking the password (hashing) again.
+    """
     throttle = PastePasswordThrottle(paste.id)
     try:
         throttle.attempt(request)
-    except TooManyPasswordAttempts as error:
+    except (TooManyPasswordAttempts, TooManyPasswordChecks) as error:
         response = _password_page(request, paste, error=error.message, status=429)
         response["Retry-After"] = str(error.retry_after)
         return response

@@ -171,7 +171,8 @@ class PasteReadView(PasteAPIView):
     """Reads count and burn, except HEAD requests and robots (see services.paste_read).
 
     A password-protected paste wants its password in the X-Paste-Password header: missing
-    401, wrong 403, and past PASTES_PASSWORD_RATE_LIMIT wrong ones from an address 429.
+    401, wrong 403, and past PASTES_PASSWORD_RATE_LIMIT wrong ones from an address 429, as
+    past PASTES_PASSWORD_CHECK_LIMIT passwords (right or wrong) from an address.
     """
 
     def read(self, paste_id: str) -> Paste:

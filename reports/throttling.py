@@ -1,11 +1,16 @@
-"""How often interface A may be called: per API key on the API, per client and report on password pages."""
+"""How often interface A may be called: per API key on the API, per client and report on password pages.
+
+Both count across processes (a limit counted in each process's memory let two processes take
+twice the tries at a page's password): the API in Redis when there is one, else in the database;
+password tries always in the database, like the shortener's and the pastes' (shortener.throttling).
+"""
 
 from django.http import HttpRequest
 
-from common.throttling import Throttle
+from shortener.throttling import DurableThrottle, SharedThrottle
 
 
-class ApiKeyRateThrottle(Throttle):
+class ApiKeyRateThrottle(SharedThrottle):
     """REPORTS_RATE_LIMIT requests per REPORTS_RATE_PERIOD seconds per API key (unauthenticated: not counted)."""
 
     scope = "reports-api"
@@ -16,7 +21,7 @@ class ApiKeyRateThrottle(Throttle):
         return None if request.auth is None else f"key:{request.auth.pk}"
 
 
-class PagePasswordThrottle(Throttle):
+class PagePasswordThrottle(DurableThrottle):
     """REPORTS_PAGE_PASSWORD_ATTEMPTS per REPORTS_PAGE_PASSWORD_PERIOD seconds, per client address and report."""
 
     scope = "reports-page-password"

@@ -95,3 +95,7 @@ DATE_INVALID = 'The dates "from" and "to" must be days as YYYY-MM-DD.'
 DATE_RANGE_INVALID = 'The day "from" must not be after "to", and the range at most {days} days long.'
 QR_SIZE_INVALID = "The QR code size must be a whole number of pixels from {low} to {high}."
 PASSWORD_HASH_INVALID = "The password_hash is not a password hash this server knows."
+PASSWORD_HASH_FOREIGN = (
+    "The password_hash is not one this server would make ({algorithm} with the server's own work factor), "
+    "and it cannot be converted without the password: import the link without it and set the password again."
+)

@@ -364,7 +364,7 @@ class LinkImport(models.Model):
 
 
 class LimitCounter(models.Model):
-    """A login limit's, an admin password ban's or an anonymous-shortening ban's count (services/counters.py).
+    """A limit's count (services/counters.py): password tries, admin password bans, anonymous shortenings.
 
     In the database, not only in Redis: a ban must hold in every process while Redis is down
     (each process would count on its own) and after Redis restarts without its data.

@@ -1,7 +1,9 @@
 """How often the shortener may be asked to log in or to shorten, and the 429 past the limit."""
 
+from django.conf import settings
 from django.http import HttpRequest
 
+from common import ratelimit
 from common.ratelimit import RateLimit
 from common.throttling import Throttle
 from shortener import messages
@@ -10,17 +12,26 @@ from shortener.services import counters
 
 
 class DurableThrottle(Throttle):
-    """A throttle counted in the database (services/counters.py): it holds while Redis is down or restarted."""
+    """A throttle counted in the database (services/counters.py): exact across processes, and it
+    holds while Redis is down or restarted. For limits on guessing a secret (passwords)."""
 
-    def hit(self, request: HttpRequest) -> RateLimit | None:
-        key = self.get_key(request)
-        if key is None:
-            return None
-        limit, period = self.get_rate(request)
-        count = counters.hit(f"{self.scope}:{key}", seconds=period)
-        outcome = RateLimit(count.value <= limit, limit, max(0, limit - count.value), count.seconds_left)
-        request.rate_limit = outcome
-        return outcome
+    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
+        count = counters.hit(key, seconds=period)
+        return RateLimit(count.value <= limit, limit, max(0, limit - count.value), count.seconds_left)
+
+
+class SharedThrottle(DurableThrottle):
+    """A throttle counted in Redis when REDIS_URL is set, else in the database: exact across processes.
+
+    For limits counted on every request of an interface, where a database write per request is
+    worth saving when Redis is there; the plain cache would be each process's memory without it.
+    While Redis is down, such a limit counts per process (common/cache.py), as the cache's do.
+    """
+
+    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
+        if settings.REDIS_URL:
+            return ratelimit.hit(key, limit=limit, period=period)
+        return super().count(key, limit=limit, period=period)
 
 
 class LoginThrottle(DurableThrottle):

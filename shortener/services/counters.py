@@ -1,11 +1,12 @@
-"""Counters that must outlive Redis: login limits, admin password strikes, anonymous-shortening bans.
+"""Counters that must outlive Redis: password tries (logins, links, admin mode, pastes, report
+and audit pages), anonymous-shortening bans, and interface A's API limit when there is no Redis.
 
 Each is one LimitCounter row, changed by one statement (an upsert, or an UPDATE … RETURNING),
 so parallel requests in any number of processes count exactly. Rate limits that only slow
-clients down (tokens, creates, imports, and interfaces A and B) stay in the cache, where a
-Redis outage costs at most a per-process allowance (common/cache.py); these three decide
-whether someone may keep guessing a password or keep shortening, so the database is their
-record: a ban holds while Redis is down and after it restarts empty.
+clients down (tokens, creates, imports, interface B's reads and writes) stay in the cache, where
+a Redis outage costs at most a per-process allowance (common/cache.py); these decide whether
+someone may keep guessing a password or keep shortening, so the database is their record: a
+ban holds while Redis is down and after it restarts empty (shortener.throttling).
 """
 
 import random

@@ -5,6 +5,7 @@ import re
 from django.contrib.auth.hashers import check_password, identify_hasher, make_password
 from django.db import IntegrityError, transaction
 
+from common.password_hashes import is_own_hash, own_algorithm
 from shortener import messages
 from shortener.errors import Failure
 from shortener.models import LinkTag, ShortLink
@@ -42,7 +43,7 @@ def clean_password(raw: str) -> str:
 
 
 def clean_password_hash(raw: str) -> str:
-    """A password hash from an export: one of this site's hashers, or refused (never stored as given)."""
+    """A password hash from an export: made as this server makes them (common.password_hashes), or refused."""
     raw = raw.strip()
     if not raw:
         return ""
@@ -52,6 +53,8 @@ def clean_password_hash(raw: str) -> str:
         raise Failure(messages.PASSWORD_HASH_INVALID) from None
     if len(raw) > ShortLink._meta.get_field("password_hash").max_length:
         raise Failure(messages.PASSWORD_HASH_INVALID)
+    if not is_own_hash(raw):
+        raise Failure(messages.PASSWORD_HASH_FOREIGN.format(algorithm=own_algorithm()))
     return raw
 
 

@@ -122,7 +122,7 @@ def test_right_passwords_never_use_up_the_limit(anon_client, user, settings):
     statuses = [read(anon_client, paste, "open sesame").status_code for _ in range(5)]
 
     assert statuses == [200] * 5
-    assert not LimitCounter.objects.exists()
+    assert not LimitCounter.objects.filter(key__startswith="pastes:password:").exists()
 
 
 def test_the_limit_holds_without_the_cache(anon_client, user, settings):
@@ -134,6 +134,33 @@ def test_the_limit_holds_without_the_cache(anon_client, user, settings):
     statuses = [read(anon_client, paste, "guess").status_code for _ in range(3)]
 
     assert statuses == [403, 403, 429]
+
+
+def test_password_checks_are_limited_per_address_right_or_wrong_whatever_the_paste(
+    anon_client, user, settings, monkeypatch
+):
+    # Every check hashes the password, slowly on purpose: right passwords cost CPU as guesses do (issue 49).
+    settings.PASTES_PASSWORD_CHECK_LIMIT = 4
+    first, second = protected(user), protected(user)
+    hashed = []
+    check_password = Paste.check_password
+    monkeypatch.setattr(Paste, "check_password", lambda paste, raw: hashed.append(raw) or check_password(paste, raw))
+
+    statuses = [read(anon_client, paste, "open sesame").status_code for paste in (first, second, first)]
+    statuses.append(read(anon_client, second, "guess").status_code)
+    limited = read(anon_client, first, "open sesame")
+
+    assert statuses == [200, 200, 200, 403]
+    assert_pastes_error(
+        limited,
+        429,
+        "Too many passwords checked for your address: at most 4 per minute, right or wrong, whatever the paste; "
+        f"try again in {limited['Retry-After']} seconds.",
+    )
+    assert 0 < int(limited["Retry-After"]) <= 60
+    assert len(hashed) == 4  # the refused read hashed nothing
+    assert read(anon_client, first, "open sesame", address="10.0.0.2").status_code == 200
+    assert read(anon_client, first, raw=True, address="10.0.0.1").status_code == 401  # no password: no check
 
 
 def test_the_owner_changes_and_removes_the_password_and_others_may_not(owner_client, other_client, user):

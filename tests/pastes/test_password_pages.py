@@ -93,6 +93,27 @@ def test_guesses_on_the_page_are_limited(user, settings):
     assert "the treasure" not in limited.content.decode()
 
 
+def test_right_passwords_on_the_page_are_checked_once_per_session_and_limited_per_address(user, settings):
+    # Each check hashes the password (issue 49): a session that gave it is not checked again, and an
+    # address that keeps giving it, session after session, is limited like one that guesses.
+    settings.PASTES_PASSWORD_CHECK_LIMIT = 2
+    paste = protected(user)
+    url = f"/pastes/{paste.id}"
+    reader = browser()
+
+    unlocked = post(reader, url, {"password": "open sesame"})
+    reloads = [reader.get(url) for _ in range(3)]
+    again = post(browser(), url, {"password": "open sesame"})
+    limited = post(browser(), url, {"password": "open sesame"})
+
+    assert unlocked.status_code == 302 and again.status_code == 302
+    assert all(reload.status_code == 200 and "the treasure" in reload.content.decode() for reload in reloads)
+    assert limited.status_code == 429
+    assert int(limited["Retry-After"]) > 0
+    assert "Too many passwords checked for your address" in limited.content.decode()
+    assert "the treasure" not in limited.content.decode()
+
+
 def test_the_password_form_needs_csrf(user):
     paste = protected(user)
 

@@ -4,6 +4,8 @@ import json
 import re
 
 import pytest
+from django.conf import global_settings
+from django.contrib.auth.hashers import make_password
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client, RequestFactory
 from rest_framework import status
@@ -142,3 +144,46 @@ def test_an_import_refuses_a_made_up_hash(alice_client):
 
     assert body["refused"] == 1
     assert body["lines"][0]["msg"] == messages.PASSWORD_HASH_INVALID
+
+
+# --- Imported hashes must cost what the server's own cost (issue 49) ---------------------------
+
+DJANGO_HASHERS = global_settings.PASSWORD_HASHERS  # PBKDF2 first, as the service runs
+SALT = "abcdefghijklmnopqrstuv"  # 22 letters: as much entropy as Django's own salts
+DIGEST = "A" * 43 + "="
+
+
+@pytest.mark.parametrize(
+    "foreign",
+    [
+        f"pbkdf2_sha256$150000000$abcdefgh${DIGEST}",  # the report's: 34 s of CPU per guess
+        f"pbkdf2_sha256$2000000000${SALT}${DIGEST}",
+        f"pbkdf2_sha256$1000${SALT}${DIGEST}",  # cheaper than the server's: not its own either
+        f"pbkdf2_sha1$150000000${SALT}${DIGEST}",
+        "bcrypt_sha256$$2b$31$" + "a" * 53,
+        f"scrypt${SALT}$1048576$8$1${DIGEST}",
+        f"argon2$argon2id$v=19$m=4194304,t=100,p=1${SALT}${DIGEST}",
+        f"pbkdf2_sha256$many${SALT}${DIGEST}",  # malformed: known algorithm, no work factor
+        "pbkdf2_sha256$",
+    ],
+)
+def test_an_import_refuses_a_hash_the_server_would_not_make(settings, alice_client, client, foreign):
+    settings.PASSWORD_HASHERS = DJANGO_HASHERS
+    rows = [{"url": "https://example.com/x", "custom": "dosB", "password_hash": foreign}]
+    upload = SimpleUploadedFile("links.json", json.dumps(rows).encode())
+
+    body = alice_client.post("/s/import", {"file": upload, **JSON}).json()
+
+    assert (body["created"], body["refused"]) == (0, 1)
+    assert body["lines"][0]["msg"] == messages.PASSWORD_HASH_FOREIGN.format(algorithm="pbkdf2_sha256")
+    assert not ShortLink.objects.filter(code="dosB").exists()
+    assert client.post("/s/dosB", {"password": "guess", **JSON}).status_code == status.HTTP_404_NOT_FOUND
+
+
+def test_an_import_keeps_a_hash_made_by_the_servers_own_hasher(settings, alice_client, client):
+    settings.PASSWORD_HASHERS = DJANGO_HASHERS
+    rows = [{"url": "https://hidden.example/", "custom": "secret", "password_hash": make_password("s3same")}]
+    upload = SimpleUploadedFile("links.json", json.dumps(rows).encode())
+
+    assert alice_client.post("/s/import", {"file": upload, **JSON}).json()["created"] == 1
+    assert client.post("/s/secret", {"password": "s3same", **JSON}).json()["url"] == "https://hidden.example/"

@@ -1,7 +1,9 @@
 import pytest
+from django.core.cache import cache
 from rest_framework import status
 
 from reports.models import Report
+from shortener.models import LimitCounter
 from tests.reports.asserts import assert_reports_error
 
 pytestmark = pytest.mark.django_db
@@ -48,3 +50,22 @@ def test_rate_limit_covers_writes_too(owner_client, settings):
 
     assert_reports_error(response, 429)
     assert not Report.objects.exists()
+
+
+def test_without_redis_requests_answered_by_other_processes_count_too(owner_client, settings):
+    settings.REPORTS_RATE_LIMIT = 3
+    statuses = []
+    for _ in range(4):
+        cache.clear()  # the next request lands on another process, whose memory has counted nothing
+        statuses.append(owner_client.get("/api/v1/reports").status_code)
+
+    assert statuses == [200, 200, 200, 429]
+
+
+def test_with_redis_the_rate_limit_counts_there_not_in_the_database(owner_client, settings):
+    settings.REDIS_URL = "redis://127.0.0.1:6379/0"  # the tests' cache stands for it
+    settings.REPORTS_RATE_LIMIT = 3
+    statuses = [owner_client.get("/api/v1/reports").status_code for _ in range(4)]
+
+    assert statuses == [200, 200, 200, 429]
+    assert not LimitCounter.objects.exists()  # no database write per request where Redis counts
