@@ -113,7 +113,13 @@ def require_python_ldap() -> None:
 
 
 def use_directory(
-    settings, uri: str, *, bind_dn: str = BIND_DN, bind_password: str = BIND_PASSWORD, timeout: float = 5.0
+    settings,
+    uri: str,
+    *,
+    bind_dn: str = BIND_DN,
+    bind_password: str = BIND_PASSWORD,
+    start_tls: bool = False,
+    timeout: float = 5.0,
 ) -> None:
     """Sign-ins (through pytest-django's `settings`) go to the directory at `uri`, as LDAP_URI=uri would."""
     require_python_ldap()
@@ -126,7 +132,7 @@ def use_directory(
         bind_password=bind_password,
         user_attr="uid",
         user_filter=USER_FILTER,
-        start_tls=False,
+        start_tls=start_tls,
         timeout=timeout,
     )
     for name, value in ldap_settings.items():

@@ -122,6 +122,36 @@ def test_without_the_bind_user_the_directory_hides_its_people(client, settings, 
     assert_shortener_error(response, 401, messages.LOGIN_FAILED)
 
 
+def trust(settings, ca_file: str) -> None:
+    """Check the directory's certificate against `ca_file` (a new TLS context, so that it applies)."""
+    import ldap
+
+    settings.AUTH_LDAP_CONNECTION_OPTIONS = {
+        **settings.AUTH_LDAP_CONNECTION_OPTIONS,
+        ldap.OPT_X_TLS_REQUIRE_CERT: ldap.OPT_X_TLS_DEMAND,
+        ldap.OPT_X_TLS_CACERTFILE: ca_file,
+        ldap.OPT_X_TLS_NEWCTX: 0,
+    }
+
+
+def test_start_tls_signs_in_over_tls(client, settings, ldap_server):  # noqa: F811
+    use_directory(settings, ldap_server.ldap_uri, start_tls=True)
+    trust(settings, ldap_server.cafile)  # slapdtest's test CA, which signed slapd's certificate
+
+    response = login(client, "ada", "ada-ldap-password")
+
+    assert response.status_code == status.HTTP_200_OK, response.content
+
+
+def test_start_tls_with_a_certificate_not_trusted_fails_the_sign_in(client, settings, ldap_server):  # noqa: F811
+    use_directory(settings, ldap_server.ldap_uri, start_tls=True)
+    trust(settings, ldap_server.clientcert)  # not a CA: slapd's certificate cannot be checked
+
+    response = login(client, "ada", "ada-ldap-password")
+
+    assert_shortener_error(response, 401, messages.LOGIN_FAILED)
+
+
 def test_authenticate_accepts_ldap_credentials(rf, directory):
     user = authenticate(rf.post("/accounts/login/"), username="grace", password="grace-ldap-password")
 
