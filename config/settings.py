@@ -163,6 +163,36 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+
+# --- LDAP sign-in (accounts/ldap.py) ---------------------------------------
+# Lstu's `ldap` settings, meaning what they mean there (docs/deployment.md, "LDAP sign-in"). Every
+# sign-in (/s/login, the admin's, and whatever calls django.contrib.auth.authenticate) tries the
+# local password first, then the directory; an account is made at the first LDAP sign-in.
+# Unset LDAP_URI: nothing of LDAP is imported, so python-ldap and its libraries are not needed.
+LDAP_URI = env_str("LDAP_URI")
+if LDAP_URI:
+    from accounts import ldap as accounts_ldap
+
+    LDAP_USER_TREE = env_str("LDAP_USER_TREE")
+    if not LDAP_USER_TREE:
+        raise ImproperlyConfigured("LDAP_USER_TREE (the DN under which users are searched) must be set with LDAP_URI.")
+    # The AUTH_LDAP_* settings of django-auth-ldap, so that its documentation applies as it is.
+    globals().update(
+        accounts_ldap.django_settings(
+            uri=LDAP_URI,
+            user_tree=LDAP_USER_TREE,
+            bind_dn=env_str("LDAP_BIND_DN"),
+            bind_password=env_secret("LDAP_BIND_PASSWORD"),
+            user_attr=env_str("LDAP_USER_ATTR", "uid"),
+            user_filter=env_str("LDAP_USER_FILTER"),
+            start_tls=env_bool("LDAP_START_TLS", False),
+            timeout=env_float("LDAP_TIMEOUT", 5.0, minimum=0.1),
+        )
+    )
+    AUTHENTICATION_BACKENDS.append(accounts_ldap.BACKEND)
+# --- end of LDAP sign-in ---------------------------------------------------
+
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = True
 
