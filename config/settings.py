@@ -322,6 +322,13 @@ REPORTS_WEBHOOK_BACKOFF = env_float("REPORTS_WEBHOOK_BACKOFF", 10.0, minimum=0)
 # are fetched at once across every worker (a polite crawler's usual two).
 REPORTS_AUDIT_MAX_PAGES = env_int("REPORTS_AUDIT_MAX_PAGES", 500, minimum=1)
 REPORTS_AUDIT_HOST_FETCHES = env_int("REPORTS_AUDIT_HOST_FETCHES", 2, minimum=1)
+# What one audit may take in (docs/deployment.md, "Limits"): the sitemap entries its start reads, the
+# links of each page it follows, how many times its start is tried before the audit fails, and the
+# audits one user may have queued or running at once (POST /api/v1/audits answers 429 beyond).
+REPORTS_AUDIT_MAX_SITEMAP_URLS = env_int("REPORTS_AUDIT_MAX_SITEMAP_URLS", 10_000, minimum=1)
+REPORTS_AUDIT_MAX_LINKS_PER_PAGE = env_int("REPORTS_AUDIT_MAX_LINKS_PER_PAGE", 5_000, minimum=1)
+REPORTS_AUDIT_START_ATTEMPTS = env_int("REPORTS_AUDIT_START_ATTEMPTS", 3, minimum=1)
+REPORTS_AUDIT_MAX_QUEUED = env_int("REPORTS_AUDIT_MAX_QUEUED", 5, minimum=1)
 # Mail, through Django's mail backend: reports' alert e-mails (a project's alert_email, reports/webhooks.py).
 MAILERS = {
     "default": {

@@ -320,6 +320,11 @@ AUDITS = extend_schema_view(
             ),
             422: INVALID,
             **ERRORS,
+            429: OpenApiResponse(
+                description='Over REPORTS_RATE_LIMIT requests per period (`{"message": "Too Many Attempts."}`), '
+                "or the key owner already has REPORTS_AUDIT_MAX_QUEUED audits queued or running: "
+                '`{"message": "You have 5 audits queued or running, …", "status": 429}`, until one is done.'
+            ),
         },
     ),
     destroy=extend_schema(
