@@ -314,8 +314,11 @@ REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
 # An analysis worker beside the web server (make run) yields the CPU to requests: see bench/README.md.
 REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 # Password attempts on one password-protected report page, per client address.
-# Webhooks (reports/webhooks.py): each delivery's timeout, attempts, and the first retry's delay (then doubling).
+# Webhooks (reports/webhooks.py): each delivery attempt's deadline (connection and answer together), the
+# bytes of the answer it reads (status and headers; the body is never read), attempts, and the first
+# retry's delay (then doubling).
 REPORTS_WEBHOOK_TIMEOUT = env_float("REPORTS_WEBHOOK_TIMEOUT", 5.0, minimum=0.1)
+REPORTS_WEBHOOK_MAX_ANSWER_BYTES = env_int("REPORTS_WEBHOOK_MAX_ANSWER_BYTES", 8 * 1024, minimum=1024)
 REPORTS_WEBHOOK_MAX_ATTEMPTS = env_int("REPORTS_WEBHOOK_MAX_ATTEMPTS", 5, minimum=1)
 REPORTS_WEBHOOK_BACKOFF = env_float("REPORTS_WEBHOOK_BACKOFF", 10.0, minimum=0)
 # Site audits (reports/audits/): the most pages one audit may crawl, and how many pages of one host
