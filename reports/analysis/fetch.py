@@ -188,7 +188,11 @@ class Fetcher:
         self.max_redirects = settings.REPORTS_MAX_REDIRECTS
         self.allow_private = settings.REPORTS_ALLOW_PRIVATE_NETWORKS
         self.client = httpx.Client(
-            transport=GuardedTransport(allow_private=self.allow_private, max_connections=SUBREQUEST_CONCURRENCY),
+            # The deadline holds inside each answer too: a server trickling its headers a byte at a
+            # time would otherwise hold the analysis (each read waits at most the time left, not their sum).
+            transport=GuardedTransport(
+                allow_private=self.allow_private, max_connections=SUBREQUEST_CONCURRENCY, deadline=self.deadline
+            ),
             headers={"User-Agent": settings.REPORTS_USER_AGENT, "Accept-Encoding": ", ".join(SUPPORTED_ENCODINGS)},
             follow_redirects=False,
             trust_env=False,  # no proxy from the environment: it would bypass the address check
