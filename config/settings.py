@@ -346,14 +346,24 @@ REPORTS_WORKER_THREADS = env_int("REPORTS_WORKER_THREADS", 8, minimum=1)
 # An analysis worker beside the web server (make run) yields the CPU to requests: see bench/README.md.
 REPORTS_WORKER_NICE = env_int("REPORTS_WORKER_NICE", 10, minimum=0)
 # Password attempts on one password-protected report page, per client address.
-# Webhooks (reports/webhooks.py): each delivery's timeout, attempts, and the first retry's delay (then doubling).
+# Webhooks (reports/webhooks.py): each delivery attempt's deadline (connection and answer together), the
+# bytes of the answer it reads (status and headers; the body is never read), attempts, and the first
+# retry's delay (then doubling).
 REPORTS_WEBHOOK_TIMEOUT = env_float("REPORTS_WEBHOOK_TIMEOUT", 5.0, minimum=0.1)
+REPORTS_WEBHOOK_MAX_ANSWER_BYTES = env_int("REPORTS_WEBHOOK_MAX_ANSWER_BYTES", 8 * 1024, minimum=1024)
 REPORTS_WEBHOOK_MAX_ATTEMPTS = env_int("REPORTS_WEBHOOK_MAX_ATTEMPTS", 5, minimum=1)
 REPORTS_WEBHOOK_BACKOFF = env_float("REPORTS_WEBHOOK_BACKOFF", 10.0, minimum=0)
 # Site audits (reports/audits/): the most pages one audit may crawl, and how many pages of one host
 # are fetched at once across every worker (a polite crawler's usual two).
 REPORTS_AUDIT_MAX_PAGES = env_int("REPORTS_AUDIT_MAX_PAGES", 500, minimum=1)
 REPORTS_AUDIT_HOST_FETCHES = env_int("REPORTS_AUDIT_HOST_FETCHES", 2, minimum=1)
+# What one audit may take in (docs/deployment.md, "Limits"): the sitemap entries its start reads, the
+# links of each page it follows, how many times its start is tried before the audit fails, and the
+# audits one user may have queued or running at once (POST /api/v1/audits answers 429 beyond).
+REPORTS_AUDIT_MAX_SITEMAP_URLS = env_int("REPORTS_AUDIT_MAX_SITEMAP_URLS", 10_000, minimum=1)
+REPORTS_AUDIT_MAX_LINKS_PER_PAGE = env_int("REPORTS_AUDIT_MAX_LINKS_PER_PAGE", 5_000, minimum=1)
+REPORTS_AUDIT_START_ATTEMPTS = env_int("REPORTS_AUDIT_START_ATTEMPTS", 3, minimum=1)
+REPORTS_AUDIT_MAX_QUEUED = env_int("REPORTS_AUDIT_MAX_QUEUED", 5, minimum=1)
 # Mail, through Django's mail backend: reports' alert e-mails (a project's alert_email, reports/webhooks.py).
 MAILERS = {
     "default": {

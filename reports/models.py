@@ -394,6 +394,9 @@ class Audit(models.Model):
     # The start task holds this while it runs; past it, its worker is taken for dead and the
     # start is queued again (reports/audits/crawl.py, requeue_stale_audits).
     lease_until = models.DateTimeField(null=True, blank=True)
+    # How many times a worker took the start; past REPORTS_AUDIT_START_ATTEMPTS the sweep fails the
+    # audit instead of queuing it again (a start that kills its worker would otherwise run forever).
+    start_attempts = models.PositiveSmallIntegerField(default=0)
     summary = models.JSONField(default=dict, blank=True, help_text="Stored once the audit is done.")
     privacy = models.PositiveSmallIntegerField(choices=ReportPrivacy.choices, default=ReportPrivacy.PUBLIC)
     password = models.CharField(max_length=128, blank=True, default="")

@@ -101,6 +101,10 @@ ACCEPTED_DOC = (
     "`status: 202` in the body) and a `Location` header with its URL: GET it until `data.status` is `done` or "
     "`failed` (then `data.error` says why)."
 )
+PRIVATE_DOC = (
+    "A URL whose host is on an address that is not public (loopback, private, link-local and every other "
+    "IANA special-purpose range) is refused at once, a 422 on `url`, unless REPORTS_ALLOW_PRIVATE_NETWORKS."
+)
 LOCATION = OpenApiParameter(
     "Location",
     type=str,
@@ -157,7 +161,7 @@ REPORTS = extend_schema_view(
         summary="Create a report",
         description="Stores the report in the project of the URL's host, which is made if the owner has none, "
         "and analyses the page. Answers 201 with the finished report and `status: 200` in the body, as the "
-        "reference does. " + ACCEPTED_DOC,
+        "reference does. " + ACCEPTED_DOC + " " + PRIVATE_DOC,
         request=_by_media_type(ReportCreateSerializer, ReportCreateFormSerializer),
         parameters=[LOCATION],
         responses={201: _record_schema("ReportCreated"), 202: ACCEPTED, 422: INVALID, **ERRORS},
@@ -303,7 +307,7 @@ AUDITS = extend_schema_view(
         summary="Queue a site audit",
         description="Crawls the site from `url` (same-host links and the sitemap, as robots.txt allows) and "
         "analyses up to `max_pages` pages, each a report of the project. Answers **202** at once with the "
-        "audit and `Location`: GET it until `data.status` is `done` or `failed`.",
+        "audit and `Location`: GET it until `data.status` is `done` or `failed`. " + PRIVATE_DOC,
         request=_by_media_type(AuditCreateSerializer, AuditCreateFormSerializer),
         parameters=[
             OpenApiParameter(
@@ -320,6 +324,11 @@ AUDITS = extend_schema_view(
             ),
             422: INVALID,
             **ERRORS,
+            429: OpenApiResponse(
+                description='Over REPORTS_RATE_LIMIT requests per period (`{"message": "Too Many Attempts."}`), '
+                "or the key owner already has REPORTS_AUDIT_MAX_QUEUED audits queued or running: "
+                '`{"message": "You have 5 audits queued or running, …", "status": 429}`, until one is done.'
+            ),
         },
     ),
     destroy=extend_schema(

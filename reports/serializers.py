@@ -17,6 +17,7 @@ from rest_framework import serializers
 
 from common.renderers import RawJSON
 from reports import budgets
+from reports.analysis import netguard
 from reports.audits import summary as audit_summary
 from reports.models import SCORE_CATEGORIES, Audit, Project, Report, Webhook, WebhookEvent
 from reports.webhook_targets import refused_target
@@ -288,6 +289,9 @@ class ReportCreateSerializer(serializers.Serializer):
     privacy = PrivacyField(required=False, default=Report.Privacy.PUBLIC)
     password = PasswordField(required=False, default="")
 
+    # What a URL on a private address is told (after "The url points to a loopback address (…); ").
+    public_only = "only pages on public addresses can be analysed."
+
     def validate_url(self, value: str) -> str:
         try:
             URLValidator(schemes=["http", "https"])(value)
@@ -296,6 +300,10 @@ class ReportCreateSerializer(serializers.Serializer):
         # Credentials in a URL would be stored and shown on the report page.
         if "@" in urlsplit(value).netloc:
             raise serializers.ValidationError(URL_WITH_CREDENTIALS, code="url_with_credentials")
+        # Refused here as webhooks' URLs are, rather than accepted and then refused by every fetch.
+        refused = None if settings.REPORTS_ALLOW_PRIVATE_NETWORKS else netguard.refused_target(value)
+        if refused:
+            raise serializers.ValidationError(f"The url points to {refused}; {self.public_only}", code="private")
         return value
 
     def validate(self, attrs: dict) -> dict:
@@ -532,6 +540,8 @@ class AuditCreateSerializer(ReportCreateSerializer):
         error_messages=_messages("project"),
         help_text="One of your projects (a host); default: the project of the URL's host, made on first use.",
     )
+
+    public_only = "only sites on public addresses can be audited."
 
     def __init__(self, *args: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

@@ -3,7 +3,6 @@
 Every delivery resolves and vets its target again before connecting (reports/webhooks.py).
 """
 
-import ipaddress
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -11,10 +10,6 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.core.validators import URLValidator
 
 from reports.analysis import netguard
-from reports.analysis.errors import AnalysisError
-
-# How long a creation waits for DNS when it vets the target (the delivery vets it again).
-VET_TIMEOUT = 2.0
 
 
 def refused_target(url: str) -> str | None:
@@ -33,13 +28,7 @@ def refused_target(url: str) -> str | None:
         return "The url must not contain a user name or password."
     if settings.REPORTS_ALLOW_PRIVATE_NETWORKS:
         return None
-    port = parts.port or (443 if parts.scheme == "https" else 80)
-    try:
-        addresses = netguard.vetted_addresses(parts.hostname or "", port, timeout=VET_TIMEOUT, allow_private=True)
-    except (AnalysisError, TimeoutError):
-        return None
-    for address in addresses:
-        reason = netguard.forbidden_reason(ipaddress.ip_address(address))
-        if reason:
-            return f"The url points to a {reason} address ({address}); webhooks may only call public addresses."
+    refused = netguard.refused_target(url)  # the delivery vets it again
+    if refused:
+        return f"The url points to {refused}; webhooks may only call public addresses."
     return None

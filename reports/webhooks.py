@@ -17,9 +17,11 @@ A delivery POSTs `{"event", "created_at", "data"}` with
 so a receiver checks the signature and refuses a timestamp older than a few minutes
 (a replay). The body is stored with the delivery, so a retry sends the same signed bytes.
 
-Each attempt is a task (`deliver_webhook`) on the same engine as analyses. A 2xx answer
-delivers it; anything else (an error status, a redirect, a timeout, a refused address)
-is retried after REPORTS_WEBHOOK_BACKOFF * 2^(attempt-1) seconds, up to
+Each attempt is a task (`deliver_webhook`) on the same engine as analyses, which ends within
+REPORTS_WEBHOOK_TIMEOUT seconds in all and reads at most REPORTS_WEBHOOK_MAX_ANSWER_BYTES of the
+answer (its status and headers; the body is never read). A 2xx answer delivers it;
+anything else (an error status, a redirect, a timeout, a refused address, an answer too
+long) is retried after REPORTS_WEBHOOK_BACKOFF * 2^(attempt-1) seconds, up to
 REPORTS_WEBHOOK_MAX_ATTEMPTS attempts, and then the delivery is marked failed. The
 target goes through the report fetcher's SSRF guard (reports.analysis.fetch) and the
 same REPORTS_ALLOW_PRIVATE_NETWORKS setting; redirects are not followed.
@@ -33,6 +35,7 @@ import hmac
 import json
 import logging
 import secrets
+import time
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -44,7 +47,7 @@ from django.utils import timezone
 
 from reports import budgets, comparison
 from reports.analysis.errors import AnalysisError
-from reports.analysis.fetch import GuardedTransport
+from reports.analysis.fetch import AnswerTooLong, GuardedTransport, format_seconds
 from reports.models import Project, Report, WebhookDelivery, WebhookEvent
 from reports.serializers import ReportSerializer
 
@@ -190,13 +193,25 @@ def _post(delivery: WebhookDelivery) -> httpx.Response:
         TIMESTAMP_HEADER: str(int(event_time(delivery.body).timestamp())),
         "X-Webtools-Event": delivery.event,
         "X-Webtools-Delivery": str(delivery.pk),
+        "Accept-Encoding": "identity",
     }
-    # The report fetcher's transport: its SSRF guard vets every address it connects to.
-    transport = GuardedTransport(allow_private=settings.REPORTS_ALLOW_PRIVATE_NETWORKS, max_connections=1)
-    with httpx.Client(
-        transport=transport, follow_redirects=False, trust_env=False, timeout=settings.REPORTS_WEBHOOK_TIMEOUT
-    ) as client:
-        return client.post(delivery.webhook.url, content=body, headers=headers)
+    # The report fetcher's transport: its SSRF guard vets every address it connects to. The whole
+    # attempt ends at REPORTS_WEBHOOK_TIMEOUT and reads at most REPORTS_WEBHOOK_MAX_ANSWER_BYTES: a
+    # receiver trickling its answer, or sending 1 GiB, once held a worker thread for minutes or its memory.
+    transport = GuardedTransport(
+        allow_private=settings.REPORTS_ALLOW_PRIVATE_NETWORKS,
+        max_connections=1,
+        deadline=time.monotonic() + settings.REPORTS_WEBHOOK_TIMEOUT,
+        max_read=settings.REPORTS_WEBHOOK_MAX_ANSWER_BYTES,
+    )
+    with (
+        httpx.Client(
+            transport=transport, follow_redirects=False, trust_env=False, timeout=settings.REPORTS_WEBHOOK_TIMEOUT
+        ) as client,
+        client.stream("POST", delivery.webhook.url, content=body, headers=headers) as response,
+    ):
+        # Only the status counts: the body is never read, so never unpacked either.
+        return response
 
 
 @task()
@@ -242,10 +257,14 @@ def deliver_webhook(delivery_id: int, attempt: int) -> str:
 
 
 def _transport_error(exc: httpx.HTTPError) -> str:
+    if isinstance(exc, httpx.TimeoutException):
+        return f"The receiver did not answer within {format_seconds(settings.REPORTS_WEBHOOK_TIMEOUT)}."
     cause: BaseException | None = exc
-    while cause is not None:  # the guard's refusal arrives wrapped by httpx
+    while cause is not None:  # the guard's refusal, or the answer's cap, arrives wrapped by httpx
         if isinstance(cause, AnalysisError):
             return str(cause)
+        if isinstance(cause, AnswerTooLong):
+            return f"The receiver's answer is longer than {settings.REPORTS_WEBHOOK_MAX_ANSWER_BYTES} bytes."
         cause = cause.__cause__ or cause.__context__
     return f"The request failed: {exc.__class__.__name__}: {exc}"
 

@@ -42,11 +42,69 @@ def ssl_context() -> ssl.SSLContext:
     return httpx.create_ssl_context()
 
 
-class GuardedBackend(httpcore.SyncBackend):
-    """httpcore's socket backend, connecting only to addresses that passed the SSRF guard."""
+def _within(deadline: float | None, timeout: float | None, error: type[Exception]) -> float | None:
+    """`timeout` cut to what is left before `deadline` (time.monotonic()); `error` once it has passed."""
+    if deadline is None:
+        return timeout
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise error("the deadline passed")
+    return left if timeout is None else min(timeout, left)
 
-    def __init__(self, *, allow_private: bool) -> None:
+
+class AnswerTooLong(httpcore.ReadError):
+    """The peer sent more than a `BoundedStream` may read."""
+
+
+class BoundedStream(httpcore.NetworkStream):
+    """A connection that ends at a deadline and reads at most `max_read` bytes, whatever the peer does.
+
+    httpx's timeouts bound each read, not their sum: a peer sending a byte every few seconds
+    held a webhook delivery for minutes. Here every read and write gets only the time left.
+    """
+
+    def __init__(self, stream: httpcore.NetworkStream, *, deadline: float | None, max_read: int | None) -> None:
+        self.stream = stream
+        self.deadline = deadline
+        self.left_to_read = max_read
+
+    def read(self, max_bytes: int, timeout: float | None = None) -> bytes:
+        if self.left_to_read is not None:
+            if self.left_to_read <= 0:
+                raise AnswerTooLong("the answer is longer than the bytes this connection may read")
+            max_bytes = min(max_bytes, self.left_to_read)
+        data = self.stream.read(max_bytes, _within(self.deadline, timeout, httpcore.ReadTimeout))
+        if self.left_to_read is not None:
+            self.left_to_read -= len(data)
+        return data
+
+    def write(self, buffer: bytes, timeout: float | None = None) -> None:
+        self.stream.write(buffer, _within(self.deadline, timeout, httpcore.WriteTimeout))
+
+    def close(self) -> None:
+        self.stream.close()
+
+    def start_tls(
+        self, ssl_context: ssl.SSLContext, server_hostname: str | None = None, timeout: float | None = None
+    ) -> httpcore.NetworkStream:
+        timeout = _within(self.deadline, timeout, httpcore.ConnectTimeout)
+        self.stream = self.stream.start_tls(ssl_context, server_hostname, timeout)
+        return self
+
+    def get_extra_info(self, info: str) -> object:
+        return self.stream.get_extra_info(info)
+
+
+class GuardedBackend(httpcore.SyncBackend):
+    """httpcore's socket backend, connecting only to addresses that passed the SSRF guard.
+
+    With a `deadline` (time.monotonic()) or `max_read`, its connections are `BoundedStream`s.
+    """
+
+    def __init__(self, *, allow_private: bool, deadline: float | None = None, max_read: int | None = None) -> None:
         self.allow_private = allow_private
+        self.deadline = deadline
+        self.max_read = max_read
 
     def connect_tcp(
         self,
@@ -56,6 +114,7 @@ class GuardedBackend(httpcore.SyncBackend):
         local_address: str | None = None,
         socket_options: object = None,
     ) -> httpcore.NetworkStream:
+        timeout = _within(self.deadline, timeout, httpcore.ConnectTimeout)
         try:
             addresses = netguard.vetted_addresses(host, port, timeout=timeout, allow_private=self.allow_private)
         except TimeoutError as exc:
@@ -63,23 +122,35 @@ class GuardedBackend(httpcore.SyncBackend):
         error: Exception | None = None
         for address in addresses:
             try:
-                return super().connect_tcp(address, port, timeout, local_address, socket_options)
+                stream = super().connect_tcp(
+                    address,
+                    port,
+                    _within(self.deadline, timeout, httpcore.ConnectTimeout),
+                    local_address,
+                    socket_options,
+                )
             except httpcore.ConnectError as exc:
                 error = exc
+                continue
+            if self.deadline is None and self.max_read is None:
+                return stream
+            return BoundedStream(stream, deadline=self.deadline, max_read=self.max_read)
         raise error  # type: ignore[misc]  # addresses is never empty
 
 
 class GuardedTransport(httpx.HTTPTransport):
-    """httpx's transport on a connection pool that uses `GuardedBackend`."""
+    """httpx's transport on a connection pool that uses `GuardedBackend` (its `deadline` and `max_read` too)."""
 
-    def __init__(self, *, allow_private: bool, max_connections: int) -> None:
+    def __init__(
+        self, *, allow_private: bool, max_connections: int, deadline: float | None = None, max_read: int | None = None
+    ) -> None:
         # HTTPTransport offers no network_backend argument, so build its pool here
         # instead of calling its __init__ (httpx is pinned; see requirements.txt).
         self._pool = httpcore.ConnectionPool(
             ssl_context=ssl_context(),
             max_connections=max_connections,
             max_keepalive_connections=max_connections,
-            network_backend=GuardedBackend(allow_private=allow_private),
+            network_backend=GuardedBackend(allow_private=allow_private, deadline=deadline, max_read=max_read),
         )
 
 
@@ -117,7 +188,11 @@ class Fetcher:
         self.max_redirects = settings.REPORTS_MAX_REDIRECTS
         self.allow_private = settings.REPORTS_ALLOW_PRIVATE_NETWORKS
         self.client = httpx.Client(
-            transport=GuardedTransport(allow_private=self.allow_private, max_connections=SUBREQUEST_CONCURRENCY),
+            # The deadline holds inside each answer too: a server trickling its headers a byte at a
+            # time would otherwise hold the analysis (each read waits at most the time left, not their sum).
+            transport=GuardedTransport(
+                allow_private=self.allow_private, max_connections=SUBREQUEST_CONCURRENCY, deadline=self.deadline
+            ),
             headers={"User-Agent": settings.REPORTS_USER_AGENT, "Accept-Encoding": ", ".join(SUPPORTED_ENCODINGS)},
             follow_redirects=False,
             trust_env=False,  # no proxy from the environment: it would bypass the address check

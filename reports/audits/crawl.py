@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, F, Q
 from django.tasks import task
 from django.tasks.backends.immediate import ImmediateBackend
 from django.utils import timezone
@@ -37,6 +37,13 @@ from reports.audits import alerts, discovery, summary
 from reports.models import Audit, Report
 
 logger = logging.getLogger(__name__)
+
+START_GAVE_UP = (
+    "The audit could not start: reading the site's robots.txt and sitemaps was tried {attempts} times "
+    "and never finished (the worker stopped or failed each time). Run it again later."
+)
+# URLs looked up at once among an audit's pages (far below any database's limit on parameters).
+LOOKUP_CHUNK = 500
 
 
 def _lease_end() -> datetime:
@@ -100,7 +107,7 @@ def start_audit(audit_id: int) -> str:
     """Read the site's robots.txt and sitemaps, add the first pages; what became of the audit."""
     now = timezone.now()
     claimed = Audit.objects.filter(pk=audit_id, status=Audit.Status.QUEUED).update(
-        status=Audit.Status.RUNNING, lease_until=_lease_end()
+        status=Audit.Status.RUNNING, lease_until=_lease_end(), start_attempts=F("start_attempts") + 1
     )
     audit = Audit.objects.filter(pk=audit_id).first() if claimed else None
     if audit is None:
@@ -152,13 +159,20 @@ def _add_locked(audit: Audit, urls: list[str]) -> list[tuple[int, int]]:
     rows) and nothing is returned; otherwise the (report id, run) of each new page, for the
     caller to queue with `_enqueue_pages` once the transaction has committed.
     """
-    urls = list(dict.fromkeys(urls))
+    urls = [url for url in dict.fromkeys(urls) if len(url) <= Report.URL_MAX_LENGTH]
     new: list[str] = []
     room = audit.max_pages - audit.pages.count()
     # Queued too: a start queued again (its worker died) while pages still finish; it adds nothing twice.
-    if urls and room > 0 and not audit.is_finished:
-        known = set(audit.pages.filter(url__in=urls).values_list("url", flat=True))
-        new = [url for url in urls if url not in known and len(url) <= Report.URL_MAX_LENGTH][:room]
+    if room > 0 and not audit.is_finished:
+        # In chunks, and only until the room is filled: one `url__in` of every URL a sitemap
+        # lists can pass SQLite's and PostgreSQL's limits on a query's parameters.
+        for offset in range(0, len(urls), LOOKUP_CHUNK):
+            chunk = urls[offset : offset + LOOKUP_CHUNK]
+            known = set(audit.pages.filter(url__in=chunk).values_list("url", flat=True))
+            new += [url for url in chunk if url not in known]
+            if len(new) >= room:
+                break
+        new = new[:room]
     pages = Report.objects.bulk_create(
         Report(
             owner_id=audit.owner_id,
@@ -251,16 +265,27 @@ def _send_events(audit_id: int) -> None:
 
 
 def requeue_stale_audits() -> int:
-    """Queue again every audit start no task will run (its worker died, or the backend was down)."""
+    """Queue again every audit start no task will run (its worker died, or the backend was down).
+
+    A start that a worker took REPORTS_AUDIT_START_ATTEMPTS times without finishing fails the
+    audit instead, with the cause: one that kills or crashes its worker would be retried forever.
+    """
     stale = Audit.objects.filter(
         status__in=[Audit.Status.QUEUED, Audit.Status.RUNNING], lease_until__lt=timezone.now()
-    ).values_list("pk", "status")
+    ).values_list("pk", "status", "start_attempts")
     requeued = 0
-    for audit_id, state in stale:
+    for audit_id, state, attempts in stale:
+        still_stale = Audit.objects.filter(pk=audit_id, status=state, lease_until__lt=timezone.now())
+        if state == Audit.Status.RUNNING and attempts >= settings.REPORTS_AUDIT_START_ATTEMPTS:
+            still_stale.update(
+                status=Audit.Status.FAILED,
+                error=START_GAVE_UP.format(attempts=attempts),
+                lease_until=None,
+                finished_at=timezone.now(),
+            )
+            continue
         with transaction.atomic():
-            if Audit.objects.filter(pk=audit_id, status=state, lease_until__lt=timezone.now()).update(
-                status=Audit.Status.QUEUED, lease_until=None
-            ):
+            if still_stale.update(status=Audit.Status.QUEUED, lease_until=None):
                 start_audit.enqueue(audit_id)
                 requeued += 1
     if requeued:

@@ -15,7 +15,8 @@ from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import Fetcher
 from reports.analysis.robots import Robots, parse_robots
 
-# A sitemap is read up to this size, and at most this many sitemaps (an index and its children).
+# A sitemap is read up to this size, and at most this many sitemaps (an index and its children);
+# the pages they list are read up to REPORTS_AUDIT_MAX_SITEMAP_URLS (see `read_site`).
 SITEMAP_BYTES = 2 * 1024 * 1024
 MAX_SITEMAPS = 5
 ROBOTS_BYTES = 512 * 1024
@@ -88,28 +89,35 @@ def crawl_delay(text: str, user_agent: str) -> float:
 
 
 def read_site(start: str) -> tuple[str, list[str]]:
-    """The site's robots.txt text ("" when it has none) and the same-site URLs its sitemaps list."""
+    """The site's robots.txt text ("" when it has none) and the same-site URLs its sitemaps list.
+
+    At most REPORTS_AUDIT_MAX_SITEMAP_URLS of them: four sitemaps of 127,000 entries each once
+    made a start hold hundreds of MB and look them all up in one query, which the database refused.
+    """
+    max_urls = settings.REPORTS_AUDIT_MAX_SITEMAP_URLS
     scheme, host, port = origin(start)
     root = f"{scheme}://{host}" + (f":{port}" if port else "")
     fetcher = Fetcher()
     try:
         robots_text = _text(fetcher, f"{root}/robots.txt", ROBOTS_BYTES)
         robots = parse_robots(robots_text)
-        queue = [url for url in robots.sitemaps if same_site(url, start)] or [f"{root}/sitemap.xml"]
+        queue = [url for url in robots.sitemaps if same_site(url, start)][:MAX_SITEMAPS] or [f"{root}/sitemap.xml"]
         pages: list[str] = []
         seen: set[str] = set()
-        while queue and len(seen) < MAX_SITEMAPS:
+        while queue and len(seen) < MAX_SITEMAPS and len(pages) < max_urls:
             sitemap = queue.pop(0)
             if sitemap in seen:
                 continue
             seen.add(sitemap)
             body = _text(fetcher, sitemap, SITEMAP_BYTES)
-            locations = [normalized(unescape(loc), sitemap) for loc in LOC.findall(body)]
-            locations = [url for url in locations if url and same_site(url, start)]
-            if "<sitemapindex" in body.lower():
-                queue += locations
-            else:
-                pages += locations
+            # An index lists sitemaps, of which only MAX_SITEMAPS are ever read.
+            found, limit = (queue, MAX_SITEMAPS) if "<sitemapindex" in body.lower() else (pages, max_urls)
+            for match in LOC.finditer(body):
+                if len(found) >= limit:
+                    break
+                url = normalized(unescape(match.group(1)), sitemap)
+                if url and same_site(url, start):
+                    found.append(url)
     finally:
         fetcher.close()
     return robots_text, list(dict.fromkeys(pages))
@@ -125,9 +133,13 @@ def _text(fetcher: Fetcher, url: str, max_bytes: int) -> str:
 
 
 def links_to_follow(links: list[str], start: str, robots: Robots) -> list[str]:
-    """The page's links that the crawl may visit: same site, allowed by robots.txt, each once."""
+    """The page's links that the crawl may visit: same site, allowed by robots.txt, each once.
+
+    Only the page's first REPORTS_AUDIT_MAX_LINKS_PER_PAGE links are read: a page of 262,000
+    links once made one lookup of them all, which the database refused, again on every retry.
+    """
     found = []
-    for link in links:
+    for link in links[: settings.REPORTS_AUDIT_MAX_LINKS_PER_PAGE]:
         url = normalized(link, start)
         if url and same_site(url, start) and allowed(robots, url):
             found.append(url)

@@ -1,11 +1,16 @@
 """Writes of site audits: create, re-run, delete. Views, the admin and schedules call these."""
 
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from reports.audits import crawl
 from reports.models import Audit, Project, Report
 from reports.projects import project_get_or_create
+
+
+class TooManyQueuedAudits(Exception):
+    """The owner already has as many audits queued or running as `audit_create` was told to allow."""
 
 
 def audit_create(
@@ -18,13 +23,24 @@ def audit_create(
     project: Project | None = None,
     password_hash: str | None = None,
     start_after_commit: bool = False,
+    max_queued: int | None = None,
 ) -> Audit:
     """Store an audit of the site at `url` (in `project`, else the project of its host) and queue its start.
 
     `start_after_commit`: queue it (RQ) once the caller's transaction commits, for a caller that
     creates the audit inside a transaction of its own, so that no worker looks for it before it is there.
+    `max_queued`: raise TooManyQueuedAudits if the owner has that many audits queued or running.
     """
     with transaction.atomic():
+        if max_queued is not None:
+            # The owner's row lock makes two requests at once count one after the other.
+            get_user_model().objects.select_for_update().filter(pk=owner.pk).exists()
+            unfinished = Audit.objects.filter(owner=owner, status__in=[Audit.Status.QUEUED, Audit.Status.RUNNING])
+            if unfinished.count() >= max_queued:
+                raise TooManyQueuedAudits(
+                    f"You have {max_queued} audits queued or running, the most allowed at once; "
+                    "start this one when one of them is done."
+                )
         if project is None:
             project = project_get_or_create(owner=owner, name=Project.name_for_url(url))
         audit = Audit(owner=owner, project=project, url=url, max_pages=max_pages, status=Audit.Status.QUEUED)

@@ -1,12 +1,13 @@
 """/api/v1/audits: queue, list, show, compare, export and delete the key owner's site audits."""
 
+from django.conf import settings
 from django.db.models import QuerySet
 from django.http import HttpResponse, StreamingHttpResponse
 from django.urls import reverse
 from django_filters.rest_framework import DjangoFilterBackend
 from rest_framework import mixins, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import APIException, ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -17,6 +18,12 @@ from reports.models import Audit
 from reports.pagination import LaravelPagination
 from reports.serializers import AuditCreateSerializer, AuditListSerializer, AuditSerializer
 from reports.views.base import ReportsApiView, comparison_baseline, comparison_response, envelope
+
+
+class TooManyQueuedAudits(APIException):
+    """429 in A's error shape, `{"message", "status"}`: unlike the rate limit's, waiting a while is not enough."""
+
+    status_code = 429
 
 
 @schema.AUDITS
@@ -69,7 +76,12 @@ class AuditViewSet(
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
         params = AuditCreateSerializer(data=request.data, context={"owner": request.user})
         params.is_valid(raise_exception=True)
-        audit = services.audit_create(owner=request.user, **params.validated_data)
+        try:
+            audit = services.audit_create(
+                owner=request.user, max_queued=settings.REPORTS_AUDIT_MAX_QUEUED, **params.validated_data
+            )
+        except services.TooManyQueuedAudits as exc:
+            raise TooManyQueuedAudits(str(exc)) from None
         audit.refresh_from_db()
         location = request.build_absolute_uri(reverse("reports-api:audit-detail", args=[audit.pk]))
         return Response(

@@ -208,9 +208,9 @@ def test_create_waits_in_a_free_slot_and_answers_202_when_the_analysis_is_not_do
 def test_failed_analysis_after_the_wait_shows_status_failed_and_the_cause(owner_client, settings):
     settings.TASKS = NEVER_RUN_BACKEND
     settings.REPORTS_ANALYSIS_WAIT = 0
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True  # a loopback port where nothing listens: the fetch fails
     report_id = owner_client.post(URL, {"url": "http://127.0.0.1:9/nothing-listens-here"}).json()["data"]["id"]
     settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.immediate.ImmediateBackend"}}
-    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = True
 
     tasks.analyze_report.enqueue(report_id, 1)
 

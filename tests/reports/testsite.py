@@ -494,6 +494,17 @@ class TestSiteHandler(BaseHTTPRequestHandler):
         except OSError:
             pass  # the client gave up, as it should
 
+    def trickle_headers(self) -> None:
+        """The status line at once, then a byte of headers every 0.3 s."""
+        try:
+            self.wfile.write(b"HTTP/1.1 200 OK\r\n")
+            for byte in b"Content-Type: text/html\r\nX-Slow: " + b"y" * 200 + b"\r\n\r\n":
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.3)
+        except OSError:
+            pass  # the client gave up, as it should
+
     def huge(self) -> None:
         self.send_response(200)
         self.send_header("Content-Type", "text/html")
@@ -549,6 +560,7 @@ ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
     "/redirect/to": lambda handler, hit: handler.redirect(hit.query["location"][0]),
     "/slow": H.slow,
     "/slow-body": lambda handler, hit: handler.trickle(),
+    "/slow-headers": lambda handler, hit: handler.trickle_headers(),
     "/huge": lambda handler, hit: handler.huge(),
     "/gzip-bomb": lambda handler, hit: handler.reply(200, "text/html", HUGE_GZIP, headers={"Content-Encoding": "gzip"}),
     "/brotli-bomb": lambda handler, hit: handler.reply(

@@ -2,6 +2,7 @@
 
 import socket
 import threading
+import time
 
 import pytest
 
@@ -117,6 +118,14 @@ def test_a_body_that_trickles_in_is_cut_at_the_time_budget(test_site, settings):
     settings.REPORTS_FETCH_TIMEOUT = 1
 
     assert analysis_error(test_site.url("/slow-body")) == "The page did not answer within 1 second."
+
+
+def test_headers_that_trickle_in_are_cut_at_the_time_budget(test_site, settings):
+    settings.REPORTS_FETCH_TIMEOUT = 1
+    started = time.monotonic()
+
+    assert analysis_error(test_site.url("/slow-headers")) == "The page did not answer within 1 second."
+    assert time.monotonic() - started < 3  # not the minute the headers would take
 
 
 def test_a_non_html_page_is_refused(test_site):

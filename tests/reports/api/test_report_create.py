@@ -113,9 +113,24 @@ def test_create_refuses_private_addresses_outside_tests(owner_client, test_site,
     assert_reports_error(
         response,
         422,
-        {"url": ["The page could not be analysed: The address 127.0.0.1 is private; fetching it is not allowed."]},
+        {"url": ["The url points to a loopback address (127.0.0.1); only pages on public addresses can be analysed."]},
     )
     assert not Report.objects.exists()
+
+
+def test_create_refuses_a_private_address_before_queuing_anything(owner_client, settings):
+    settings.TASKS = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}  # no analysis would run
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+
+    response = owner_client.post(URL, {"url": "http://[fec0::1]/admin"})
+
+    assert_reports_error(
+        response,
+        422,
+        {"url": ["The url points to a site-local address (fec0::1); only pages on public addresses can be analysed."]},
+    )
+    assert not Report.objects.exists()
+    assert not Project.objects.exists()
 
 
 def test_create_without_a_key_is_unauthenticated_and_stores_nothing(api_client, test_site):

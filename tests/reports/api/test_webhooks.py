@@ -138,6 +138,14 @@ def test_anonymous_is_unauthenticated(api_client, project):
             {"url": "http://localhost/", "events": ["report.done"]},
             {"url": [StartsWith("The url points to a loopback")]},
         ),
+        (  # IPv6's old site-local block, which Python's ipaddress counts as global
+            {"url": "http://[fec0::1]/", "events": ["report.done"]},
+            {"url": ["The url points to a site-local address (fec0::1); webhooks may only call public addresses."]},
+        ),
+        (
+            {"url": "http://[64:ff9b:1::a00:1]/", "events": ["report.done"]},
+            {"url": [StartsWith("The url points to a local NAT64 address")]},
+        ),
         ({"url": "https://hooks.example/"}, {"events": ["The events field is required."]}),
         ({"url": "https://hooks.example/", "events": []}, {"events": ["The events must be a non-empty list."]}),
         (

@@ -10,6 +10,8 @@
 - `/a` → `/b`, `/c?x=1`, `/a#top`; `/b`, `/c`, `/from-sitemap`: plain pages;
 - `/many/<n>` (for `pages=N`): a chain of N pages, each linking to the next and ten others.
 
+`files` serves any other body at a path (e.g. a huge sitemap), before the routes above.
+
 It records every request (`requests`) and the most page fetches in flight at once (`peak`).
 """
 
@@ -43,6 +45,9 @@ class Handler(BaseHTTPRequestHandler):
         path = self.path
         site.record(self.command, path)
         route = urlsplit(path).path
+        if route in site.files:
+            content_type, data = site.files[route]
+            return self.reply(200, content_type, data, body)
         if route == "/robots.txt":
             robots = f"User-agent: *\nDisallow: /private/\n{site.extra_robots}Sitemap: {site.url('/sitemap.xml')}\n"
             return self.reply(200, "text/plain", robots, body)
@@ -80,8 +85,8 @@ class Handler(BaseHTTPRequestHandler):
             )
             return self.reply(200, "text/html; charset=utf-8", html, body)
 
-    def reply(self, status: int, content_type: str, text: str, body: bool) -> None:
-        data = text.encode()
+    def reply(self, status: int, content_type: str, text: str | bytes, body: bool) -> None:
+        data = text if isinstance(text, bytes) else text.encode()
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(data)))
@@ -114,6 +119,7 @@ class AuditSite:
         self.page_delay = page_delay
         self.extra_robots = ""
         self.sitemap = ["/", "/from-sitemap", "/private/in-sitemap"]
+        self.files: dict[str, tuple[str, bytes]] = {}  # path → (content type, body), served before the rest
         self.stopping = threading.Event()
         self.lock = threading.Lock()
         self.requests: list[tuple[str, str]] = []

@@ -90,6 +90,27 @@ def test_bad_input_answers_422_naming_the_field_and_stores_nothing(owner_client,
     assert not Audit.objects.exists()
 
 
+@pytest.mark.parametrize(
+    ("url", "refused"),
+    [
+        ("http://10.1.2.3/", "a private address (10.1.2.3)"),
+        ("http://localhost:8000/", "a loopback address (127.0.0.1)"),
+        ("http://[fec0::1]/", "a site-local address (fec0::1)"),
+        ("http://169.254.169.254/latest/meta-data/", "a link-local address (169.254.169.254)"),
+    ],
+)
+def test_a_start_url_on_a_private_address_is_refused_at_once(owner_client, queued_only, settings, url, refused):
+    settings.REPORTS_ALLOW_PRIVATE_NETWORKS = False
+
+    response = owner_client.post(URL, {"url": url}, format="json")
+
+    assert_reports_error(
+        response, 422, {"url": [f"The url points to {refused}; only sites on public addresses can be audited."]}
+    )
+    assert not Audit.objects.exists()
+    assert not Project.objects.exists()
+
+
 def test_max_pages_is_capped_by_the_setting(owner_client, queued_only, settings):
     settings.REPORTS_AUDIT_MAX_PAGES = 10
     response = owner_client.post(URL, {"url": "https://shop.example/", "max_pages": 11}, format="json")

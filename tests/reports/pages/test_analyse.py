@@ -88,6 +88,7 @@ def test_a_password_protected_report_keeps_only_the_hash(client, user, queued_on
         ({"url": "javascript:alert(1)", "privacy": "0"}, "url", "The url must be a valid http or https URL."),
         ({"url": "https://me:secret@shop.example/", "privacy": "0"}, "url", "must not contain a user name"),
         ({"url": "https://shop.example/" + "a" * 2048, "privacy": "0"}, "url", "at most 2048 characters"),
+        ({"url": "http://[fec0::1]/", "privacy": "0"}, "url", "The url points to a site-local address (fec0::1)"),
         ({"url": "https://shop.example/", "privacy": "7"}, "privacy", "Select a valid choice."),
         ({"url": "https://shop.example/", "privacy": "public"}, "privacy", "Select a valid choice."),
         ({"url": "https://shop.example/"}, "privacy", "This field is required."),
