@@ -79,6 +79,18 @@ def test_a_refused_request_is_one_line_in_the_log_without_a_traceback(clients, o
     assert path.split("?")[0] in lines[0]
 
 
+SIGN_IN_REDIRECTS = ["/s/stats", "/pastes/new", "/reports/", "/admin/"]
+
+
+@pytest.mark.parametrize("path", SIGN_IN_REDIRECTS)
+def test_a_sign_in_redirect_from_a_long_address_logs_nothing(clients, operator_log, path):
+    # It was a 400 (DisallowedRedirect) with a traceback: now the sign-in page, without `next`.
+    response = clients["anonymous"].get(f"{path}?{TOO_MANY_FIELDS}")
+
+    assert response.status_code == 302
+    assert operator_log.getvalue() == ""
+
+
 def test_bad_cookies_are_ignored_without_a_line(clients, operator_log):
     cookies = 'sessionid="\xff\\"; csrftoken=;;; messages=abc:def; sessionid=' + "a" * 5000
 
