@@ -37,10 +37,11 @@ class ClientErrorsInOneLine(logging.Filter):
         message = record.getMessage().replace("\r", "\\r").replace("\n", "\\n")
         request = getattr(record, "request", None)
         path = getattr(request, "path", None)
+        where = ""
         if isinstance(path, str) and _escaped(path) not in message:
-            message = f"{message}: {getattr(request, 'method', '')} {_escaped(path)}"
+            where = f" on {getattr(request, 'method', '')} {_escaped(path)}"
         one_line = copy.copy(record)
-        one_line.msg = f"{message} ({type(record.exc_info[1]).__name__}, answered {status})"
+        one_line.msg = f"{message} ({type(record.exc_info[1]).__name__}{where}, answered {status})"
         one_line.args = ()
         one_line.exc_info = None
         one_line.exc_text = None

@@ -79,6 +79,15 @@ def test_a_refused_request_is_one_line_in_the_log_without_a_traceback(clients, o
     assert path.split("?")[0] in lines[0]
 
 
+def test_the_line_names_the_exception_the_request_and_the_answer(clients, operator_log):
+    clients["anonymous"].get("/s/", HTTP_HOST="evil.example")
+
+    assert operator_log.getvalue() == (
+        "Invalid HTTP_HOST header: 'evil.example'. You may need to add 'evil.example' to ALLOWED_HOSTS."
+        " (DisallowedHost on GET /s/, answered 400)\n"
+    )
+
+
 SIGN_IN_REDIRECTS = ["/s/stats", "/pastes/new", "/reports/", "/admin/"]
 
 
