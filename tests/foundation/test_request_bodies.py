@@ -424,3 +424,27 @@ def test_a_signed_out_page_with_a_long_query_sends_to_sign_in_when_served(server
 
     assert response.status_code == 302
     assert response.headers["location"] in ("/s/login", "/admin/login/")
+
+
+@pytest.mark.parametrize(
+    ("path", "headers"),
+    [
+        ("/s/bodies1", {"Host": "evil.example"}),
+        ("/s/bodies1?" + "&".join(f"a{n}=1" for n in range(3000)), {}),
+        ("/s/bodies1", {"Cookie": b'sessionid="\xff"; csrftoken=;;'}),
+        ("/s/%00", {}),
+        ("/pastes/?" + "&".join(f"a{n}=1" for n in range(3000)), {"Accept": "application/json"}),
+    ],
+    ids=["bad host", "3,000 parameters", "bad cookies", "nul in the path", "3,000 parameters on B"],
+)
+def test_hostile_reads_of_the_served_stack_are_refused_in_at_most_one_line(server, path, headers):
+    # The short link is answered by the redirect shortcut when it can be (config.asgi): it declines
+    # what it cannot answer, and Django refuses it; the autouse fixture reads the log for tracebacks.
+    logged_before = len(server.log_text())
+
+    response = httpx.get(f"{server.url}{path}", headers=headers)
+
+    assert response.status_code < 500, response.text[:300]
+    time.sleep(0.2)  # the worker's log line is written after the answer
+    logged = [line for line in server.log_text()[logged_before:].splitlines() if not line.startswith("[INFO]")]
+    assert len(logged) <= 1, logged  # granian's own [INFO] lines (a worker starting) are not the request's
