@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.contrib.admin import apps as admin_apps
 
 
 class CommonConfig(AppConfig):
@@ -9,3 +10,10 @@ class CommonConfig(AppConfig):
 
     name = "common"
     verbose_name = "Shared by all interfaces"
+
+
+class AdminConfig(admin_apps.AdminConfig):
+    """django.contrib.admin, with the site of common/admin_site.py as `admin.site`."""
+
+    default = False  # "common" in INSTALLED_APPS is CommonConfig
+    default_site = "common.admin_site.AdminSite"

@@ -9,7 +9,9 @@ first, where a waiting connection costs a coroutine and no thread, within a limi
 - a declared `Content-Length` over the path's limit is answered 413 at once, unread, and a body
   that grows past it (chunked, or longer than declared) is answered 413 as soon as it does;
 - a body that has not arrived REQUEST_BODY_TIMEOUT seconds after the headers is answered 408;
-- both in the error shape of the interface the path belongs to (config.views.interface_errors),
+- a body that cannot be read (malformed chunked encoding: granian reports it as a disconnect)
+  is answered 400;
+- each in the error shape of the interface the path belongs to (config.views.interface_errors),
   with `Connection: close`, since the rest of the body is never read.
 
 Only then does the request take a thread of the pool (WEB_THREADS per process, as
@@ -41,6 +43,9 @@ type Shortcut = Callable[[dict], tuple[int, list[tuple[bytes, bytes]], bytes] | 
 
 # Bodies up to this size stay in memory; larger ones (pastes, imports) go to a temporary file.
 SPOOL_MAX_BYTES = 1024 * 1024
+
+
+MALFORMED_BODY = "The request body could not be read: it is malformed (its chunked encoding) or was cut short."
 
 
 class BodyTooLarge(Exception):
@@ -200,7 +205,10 @@ class BufferedBodyFront:
                 timeout = settings.REQUEST_BODY_TIMEOUT
                 application = error_app(408, f"The request body did not arrive within {timeout:g} seconds.")
             except ClientGone:
-                return
+                # granian reports a body it cannot parse (a chunk size that is not hexadecimal) as
+                # a disconnect, and answers an application that sends nothing with a bare 500. A
+                # client that has really gone never reads this answer: granian drops it.
+                application = error_app(400, MALFORMED_BODY)
         loop = asyncio.get_running_loop()
         try:
             environ = wsgi_environ(scope, body, length)

@@ -47,7 +47,7 @@ if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "common.apps.AdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -240,7 +240,10 @@ STORAGES = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A request refused with a 4xx is one line, without the traceback Django logs it with;
+    # server errors keep theirs (common/logs.py).
+    "filters": {"client_errors_in_one_line": {"()": "common.logs.ClientErrorsInOneLine"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["client_errors_in_one_line"]}},
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # The analysis engine's HTTP client logs every request at INFO.
     "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},

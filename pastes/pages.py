@@ -16,12 +16,11 @@ does not post forms, and one that does is told why it is shown nothing.
 
 from django.conf import settings
 from django.contrib import messages as flash
-from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import content_disposition_header
@@ -31,6 +30,7 @@ from django.views.decorators.vary import vary_on_headers
 from rest_framework.exceptions import ValidationError
 
 from common.bots import is_bot_request, is_preview_bot_request
+from common.sign_in import signed_in
 from pastes import services, views
 from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, TooManyPasswordChecks
 from pastes.forms import PasteForm
@@ -152,7 +152,6 @@ def paste_page(request: HttpRequest, paste_id: str) -> HttpResponse:
 # --- The signed-in reader's pages: list, new, edit, delete, fork, download --------------------
 
 PER_PAGE = 20
-signed_in = login_required(login_url=reverse_lazy("shortener:login"))
 
 
 def wants_html(request: HttpRequest) -> bool:

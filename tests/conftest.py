@@ -6,6 +6,9 @@ import pytest
 # Here, before any test module is collected: the foundation tests import them too.
 pytest.register_assert_rewrite("tests.reports.asserts", "tests.pastes.asserts", "tests.shortener.asserts")
 
+# The log_without_tracebacks marker (tests/logs.py).
+pytest_plugins = ["tests.logs"]
+
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import OperationalError  # noqa: E402

@@ -192,9 +192,13 @@ class Server:
         return any(int(fields[2].rsplit(":", 1)[1], 16) == port and fields[9] in sockets for fields in lines)
 
     def output(self) -> str:
+        return self.log_text()[-5000:]
+
+    def log_text(self) -> str:
+        """Everything the server has written (its log) so far."""
         self.log.flush()
         self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-5000:]
+        return self.log.read().decode(errors="replace")
 
     def terminate(self, timeout: float = 30) -> int:
         """SIGTERM, as a supervisor stops the service; return the exit status."""

@@ -13,10 +13,10 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from common.sign_in import signed_in
 from reports import services
 from reports.forms import ReportCreateForm
 from reports.models import Report
-from reports.views.lists import signed_in
 
 # What each state means to the person waiting.
 STATUS_TEXTS = {

@@ -9,21 +9,19 @@ shortener's session login (the same Django accounts).
 from collections import defaultdict
 from datetime import datetime
 
-from django.contrib.auth.decorators import login_required
 from django.core.paginator import InvalidPage, Page
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse_lazy
 from django.views.decorators.http import require_safe
 
 from common.paging import KeptCountPaginator, Keyset, cursor_links, resumed_rows
+from common.sign_in import signed_in
 from reports import charts, presentation
 from reports.filters import ProjectFilterSet, ReportFilterSet
 from reports.models import SCORE_CATEGORIES, Project, Report
 from reports.pagination import DEFAULT_PER_PAGE, PER_PAGE_CHOICES
 
-signed_in = login_required(login_url=reverse_lazy("shortener:login"))
 # The newest reports of a project drawn in its chart.
 CHART_POINTS = 100
 # How many projects the report list's project field suggests (the newest ones).

@@ -7,11 +7,10 @@ from functools import lru_cache
 import segno
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import redirect
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.utils.safestring import SafeString, mark_safe
 
+from common.sign_in import followable, sign_in_redirect
 from shortener import messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
@@ -74,12 +73,8 @@ def extra_fields(link: ShortLink) -> dict[str, object]:
 
 
 def safe_next(request: HttpRequest, candidate: str) -> str:
-    """`candidate` if it points back into this site, else the main page."""
-    if candidate and url_has_allowed_host_and_scheme(
-        candidate, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return candidate
-    return reverse("shortener:index")
+    """`candidate` if the sign-in page may go there (common.sign_in.followable), else the main page."""
+    return candidate if followable(request, candidate) else reverse("shortener:index")
 
 
 def login_required_response(request: HttpRequest) -> HttpResponse:
@@ -88,4 +83,4 @@ def login_required_response(request: HttpRequest) -> HttpResponse:
         raise Failure(messages.LOGIN_REQUIRED, 401)
     # After logging in the browser comes back with a GET, which only a GET page can answer.
     back = request.get_full_path() if request.method == "GET" else reverse("shortener:index")
-    return redirect(f"{reverse('shortener:login')}?{urlencode({'next': back})}")
+    return sign_in_redirect(request, back)

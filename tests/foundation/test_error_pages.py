@@ -11,7 +11,7 @@ from config import views
 from tests.pastes.asserts import assert_pastes_error
 from tests.shortener.asserts import assert_shortener_error_page
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.log_without_tracebacks]
 
 factory = RequestFactory()
 

@@ -3,9 +3,10 @@
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
+import pytest
 from django.http import HttpResponse, StreamingHttpResponse
 
-from config.front import STREAM_PIECE_BYTES, BufferedBodyFront
+from config.front import MALFORMED_BODY, STREAM_PIECE_BYTES, BufferedBodyFront
 
 
 def application(environ, start_response):
@@ -19,9 +20,11 @@ def application(environ, start_response):
     return response
 
 
-def call(path: str, *, headers: tuple = (), body: bytes = b"", http_version: str = "1.1") -> list[dict]:
+def call(
+    path: str, *, headers: tuple = (), body: bytes = b"", http_version: str = "1.1", requests: list | None = None
+) -> list[dict]:
     sent = []
-    requests = [{"type": "http.request", "body": body, "more_body": False}]
+    requests = requests or [{"type": "http.request", "body": body, "more_body": False}]
 
     async def receive() -> dict:
         if not requests:
@@ -81,3 +84,15 @@ def test_an_http2_request_has_its_body_read_without_a_length():
     _, body = call("/echo", body=b"abc", http_version="2")
 
     assert body["body"] == b"abc"
+
+
+@pytest.mark.parametrize("path", ["/api/v1/reports", "/pastes/create", "/s/a"])
+def test_a_body_granian_could_not_read_is_a_400_not_nothing(path):
+    # granian reports a malformed chunk as a disconnect; answered nothing, it sent a bare 500.
+    cut = [{"type": "http.request", "body": b"abc", "more_body": True}, {"type": "http.disconnect"}]
+
+    start, body = call(path, headers=[(b"transfer-encoding", b"chunked")], requests=cut)
+
+    assert start["status"] == 400
+    assert (b"connection", b"close") in start["headers"]
+    assert MALFORMED_BODY.encode() in body["body"]

@@ -34,7 +34,7 @@ from tests.reports.asserts import assert_reports_error
 from tests.reports.audits.factories import done_audit
 from tests.reports.factories import ReportFactory
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.log_without_tracebacks]
 
 # Not config.wsgi: its redirect shortcut starts background threads that this test does not need.
 CONFIG = SchemathesisConfig.from_dict({"seed": 11, "phases": {"coverage": {"enabled": False}}})

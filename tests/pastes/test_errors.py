@@ -9,7 +9,7 @@ from pastes.errors import PasteNotFound, UserNotFound
 from pastes.models import Paste
 from tests.pastes.asserts import assert_pastes_error
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.log_without_tracebacks]
 
 CREATE = "/pastes/create"
 

@@ -256,7 +256,7 @@ def test_create_sends_anonymous_browsers_to_login(client, db):
     response = client.post("/s/a", {"shorturl": "https://example.com/"})
 
     assert response.status_code == status.HTTP_302_FOUND
-    assert response["Location"] == "/s/login?next=%2Fs%2F"
+    assert response["Location"] == "/s/login?next=/s/"
 
 
 def test_create_refuses_get(alice_client):

@@ -10,7 +10,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-pytestmark = [pytest.mark.django_db]
+pytestmark = [pytest.mark.django_db, pytest.mark.log_without_tracebacks]
 
 FIELDS = ["login", "password", "url", "shorturl", "adminpwd", "_format", "page", "code"]
 ENDPOINTS = ["/s/login", "/s/a", "/s/stats"]

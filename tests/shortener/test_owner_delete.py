@@ -73,7 +73,7 @@ def test_another_user_can_neither_see_the_page_nor_delete(bob_client, link):
 def test_anonymous_is_sent_to_log_in(client, link):
     page = client.get("/s/delete/mine")
     assert page.status_code == status.HTTP_302_FOUND
-    assert page["Location"] == "/s/login?next=%2Fs%2Fdelete%2Fmine"
+    assert page["Location"] == "/s/login?next=/s/delete/mine"
     assert_shortener_error(client.post("/s/d/mine", {"_format": "json"}), 401, messages.LOGIN_REQUIRED)
 
 

@@ -70,7 +70,7 @@ def test_stats_sends_anonymous_browsers_to_login(client, db):
     response = client.get("/s/stats")
 
     assert response.status_code == status.HTTP_302_FOUND
-    assert response["Location"] == "/s/login?next=%2Fs%2Fstats"
+    assert response["Location"] == "/s/login?next=/s/stats"
 
 
 def test_stats_html_shows_own_links_in_a_table(alice_client, user, other_user):

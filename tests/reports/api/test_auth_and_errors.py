@@ -9,7 +9,7 @@ from reports.models import ApiKey, Project, Report
 from tests.reports.asserts import StartsWith, assert_reports_error
 from tests.reports.factories import ReportFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.log_without_tracebacks]
 
 
 @pytest.fixture
