@@ -233,7 +233,9 @@ class AccountView(PasteAPIView):
         user = None if "\x00" in username else users.filter(username=username).first()
         if user is None:
             raise UserNotFound()
-        params = AccountPageSerializer(data=request.query_params)
+        # A plain dict, not the QueryDict: DRF reads an empty value in a QueryDict as "not given",
+        # so `?per_page=` was served the default page where the schema promises a 400.
+        params = AccountPageSerializer(data=request.query_params.dict())
         params.is_valid(raise_exception=True)
         pastes, count = services.user_pastes_page(owner=user, viewer=self.reader, **params.validated_data)
         context = {"profile": PasteProfile.for_user(user), "pastes": pastes, "pastes_count": count}

@@ -100,6 +100,9 @@ def test_the_last_page_and_past_it(owner_client, many_pastes):
             f"per_page must be a whole number from 1 to {ACCOUNT_MAX_PER_PAGE}.",
         ),
         ({"per_page": "ten"}, f"per_page must be a whole number from 1 to {ACCOUNT_MAX_PER_PAGE}."),
+        # Empty is not a whole number either (it was served the default page).
+        ({"page": ""}, "page must be a whole number from 1."),
+        ({"per_page": ""}, f"per_page must be a whole number from 1 to {ACCOUNT_MAX_PER_PAGE}."),
     ],
 )
 @pytest.mark.parametrize("who", ["owner", "other", "anonymous"])
