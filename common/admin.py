@@ -11,12 +11,12 @@ from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
 class ApiKeyAdmin(admin.ModelAdmin):
     """Admin for an interface's API keys: staff issue them here and see the key once."""
 
-    list_display = ("hint", "user", "name", "created_at", "last_used_at", "revoked_at")
-    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    list_display = ("hint", "user", "name", "scope", "created_at", "last_used_at", "expires_at", "revoked_at")
+    list_filter = ("scope", ("revoked_at", admin.EmptyFieldListFilter))
     list_select_related = ("user",)
     search_fields = ("user__username", "name", "hint")
     raw_id_fields = ("user",)
-    fields = ("user", "name", "hint", "created_at", "last_used_at", "revoked_at")
+    fields = ("user", "name", "scope", "expires_at", "hint", "created_at", "last_used_at", "revoked_at")
     readonly_fields = ("hint", "created_at", "last_used_at", "revoked_at")
     actions = ("revoke_keys",)
 

@@ -13,13 +13,14 @@ from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.parsers import MultiPartParser
-from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.permissions import AllowAny, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
 
 from common.bots import is_bot_request
+from common.permissions import KeyScopeAllows
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from pastes import schema, services
 from pastes.authentication import PasteKeyAuthentication
@@ -59,6 +60,10 @@ class PasteAPIView(APIView):
 
     def get_exception_handler(self) -> Callable:
         return paste_exception_handler
+
+    def get_permissions(self) -> list[BasePermission]:
+        # Here, not in permission_classes, which the views below replace.
+        return [*super().get_permissions(), KeyScopeAllows()]
 
     @property
     def reader(self) -> AbstractBaseUser | None:

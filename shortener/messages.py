@@ -44,6 +44,7 @@ MAX_VISITS_INVALID = "The maximum number of visits must be a whole number from 1
 LINK_DELETED = "The shortened URL {short} has been deleted."
 
 TOKEN_INVALID = "The API token is missing, unknown or revoked."
+TOKEN_READ_ONLY = "This API token is read-only: it may only read (GET, HEAD and OPTIONS requests)."
 TOO_MANY_TOKEN_REQUESTS = "Too many requests with this API token. Please retry in {seconds} second(s)."
 TOKEN_REVOKED = "The API token {hint}… is revoked."
 TOKEN_UNKNOWN = "There is no such API token."

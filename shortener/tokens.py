@@ -3,7 +3,8 @@
 A token request acts as the token's user: no session, no CSRF token (the header is
 not something a browser sends by itself), JSON answers, never admin mode, and at most
 SHORTENER_TOKEN_RATE_LIMIT requests a minute per token. A reports or pastes key is
-not a shortener token, and a shortener token opens neither of those interfaces.
+not a shortener token, and a shortener token opens neither of those interfaces. A
+read token (common.api_keys.Scope) is refused anything but GET, HEAD and OPTIONS.
 """
 
 from django.http import HttpRequest
@@ -33,6 +34,8 @@ def authenticate_token(request: HttpRequest) -> None:
     api_key = ApiKey.authenticate(raw_key.strip()) if scheme.lower() == "bearer" else None
     if api_key is None:
         raise Failure(messages.TOKEN_INVALID, 401)
+    if not api_key.allows(request.method):
+        raise Failure(messages.TOKEN_READ_ONLY, 403)
     setattr(request, TOKEN_ATTR, api_key)
     request.user = api_key.user
     enforce(TokenThrottle(), request)

@@ -47,6 +47,8 @@ PAGES: list[tuple[str, str]] = [
     ("/s/edit/{link}", "signed-in"),
     ("/s/delete/{link}", "signed-in"),
     ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
+    # The account area
+    ("/accounts/keys/", "signed-in"),
 ]
 
 

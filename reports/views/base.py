@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from common.permissions import KeyScopeAllows
 from common.renderers import FastJSONRenderer, JSONOnlyNegotiation
 from reports.authentication import ReportsApiKeyAuthentication
 from reports.comparison import Comparison, to_markdown
@@ -30,7 +31,7 @@ class ReportsApiView(APIView):
     """Base of interface A's views (mixed into its viewsets)."""
 
     authentication_classes = [ReportsApiKeyAuthentication]
-    permission_classes = [IsAuthenticated]
+    permission_classes = [IsAuthenticated, KeyScopeAllows]
     throttle_classes = [ApiKeyRateThrottle]
     parser_classes = [LimitedJSONParser, FormParser, MultiPartParser]
     renderer_classes = [FastJSONRenderer]

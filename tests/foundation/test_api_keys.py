@@ -2,6 +2,7 @@ from datetime import timedelta
 
 import pytest
 import time_machine
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from rest_framework import status
 
@@ -81,7 +82,8 @@ def test_last_used_at_is_recorded_at_most_once_a_minute(user):
 
 
 def test_staff_create_a_key_in_the_admin_and_see_it_once(admin_client, user):
-    response = admin_client.post("/admin/reports/apikey/add/", {"user": user.pk, "name": "from the admin"}, follow=True)
+    form = {"user": user.pk, "name": "from the admin", "scope": "write"}  # the scope menu sends its default
+    response = admin_client.post("/admin/reports/apikey/add/", form, follow=True)
 
     assert response.status_code == status.HTTP_200_OK
     api_key = ReportsApiKey.objects.get(user=user)
@@ -99,3 +101,53 @@ def test_staff_revoke_keys_with_the_admin_action(admin_client, user):
     admin_client.post("/admin/pastes/apikey/", {"action": "revoke_keys", "_selected_action": [api_key.pk]}, follow=True)
 
     assert PastesApiKey.authenticate(raw_key) is None
+
+
+def test_a_key_may_write_and_never_expires_unless_told(user):
+    api_key, _raw_key = ReportsApiKey.issue(user=user)
+
+    assert (api_key.scope, api_key.expires_at) == ("write", None)
+    assert all(api_key.allows(method) for method in ("GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE"))
+
+
+def test_a_read_key_allows_only_the_safe_methods(user):
+    api_key, _raw_key = PastesApiKey.issue(user=user, scope="read")
+
+    assert [api_key.allows(method) for method in ("GET", "HEAD", "OPTIONS")] == [True, True, True]
+    assert [api_key.allows(method) for method in ("POST", "PUT", "PATCH", "DELETE")] == [False] * 4
+
+
+def test_the_database_refuses_an_unknown_scope(user):
+    api_key, _raw_key = ReportsApiKey.issue(user=user)
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        ReportsApiKey.objects.filter(pk=api_key.pk).update(scope="admin")
+
+    assert ReportsApiKey.objects.get().scope == "write"
+
+
+def test_a_key_stops_authenticating_when_it_expires(user):
+    expires_at = timezone.now() + timedelta(days=1)
+    api_key, raw_key = ReportsApiKey.issue(user=user, expires_at=expires_at)
+
+    with time_machine.travel(expires_at - timedelta(seconds=1), tick=False):
+        assert ReportsApiKey.authenticate(raw_key) == api_key
+        assert not api_key.is_expired
+    with time_machine.travel(expires_at, tick=False):
+        assert ReportsApiKey.authenticate(raw_key) is None
+        assert api_key.is_expired
+
+
+def test_staff_make_a_read_key_that_expires_in_the_admin(admin_client, user):
+    form = {
+        "user": user.pk,
+        "name": "dashboard",
+        "scope": "read",
+        "expires_at_0": "2099-01-01",
+        "expires_at_1": "00:00",
+    }
+
+    admin_client.post("/admin/pastes/apikey/add/", form, follow=True)
+
+    api_key = PastesApiKey.objects.get()
+    assert (api_key.scope, api_key.expires_at.isoformat()) == ("read", "2099-01-01T00:00:00+00:00")

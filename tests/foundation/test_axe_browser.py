@@ -5,9 +5,15 @@ no word broken across two lines.
 The list of pages is tests/axe.py's PAGES: a new page is covered by adding its path there.
 """
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.hashers import make_password
+from django.utils import timezone
 
+from pastes.models import ApiKey as PastesApiKey
+from reports.models import ApiKey as ReportsApiKey
+from shortener.models import ApiKey as ShortenerApiKey
 from tests.axe import PAGES, axe_violations, describe
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, mid_word_wraps, overflow, sign_in
 from tests.pastes.e2e import encrypt
@@ -29,7 +35,13 @@ READY = {"/api/docs/": ".swagger-ui .opblock-summary"}
 
 @pytest.fixture
 def objects(user) -> dict[str, str]:
-    """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's."""
+    """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.
+
+    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state.
+    """
+    ReportsApiKey.issue(user=user, name="ci pipeline")
+    PastesApiKey.issue(user=user, name="editor", scope="read", expires_at=timezone.now() + timedelta(days=30))
+    ShortenerApiKey.issue(user=user, name="an irc bot with a long name")[0].revoke()
     content, key = encrypt("a secret line\n")
     return {
         "paste": PasteFactory(owner=user, name="Snippet", content="print('hello')\n", syntax="python").id,

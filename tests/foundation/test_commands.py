@@ -1,10 +1,13 @@
 import json
+from datetime import UTC, datetime
 from io import StringIO
 
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command, get_commands
 
+from common.api_keys import key_model
 from pastes.models import ApiKey as PastesApiKey
 from reports.models import ApiKey as ReportsApiKey
 from shortener.models import ApiKey as ShortenerApiKey
@@ -44,6 +47,49 @@ def test_create_api_key_refuses_an_unknown_interface():
     with pytest.raises(CommandError, match="invalid choice"):
         call_command("create_api_key", "carol", "--interface", "nope")
 
+    assert not get_user_model().objects.filter(username="carol").exists()
+
+
+@pytest.mark.parametrize("interface", ["reports", "pastes", "shortener"])
+def test_create_api_key_makes_a_write_key_that_never_expires_by_default(user, interface):
+    run("create_api_key", user.username, "--interface", interface)
+
+    api_key = key_model(interface).objects.get()
+    assert (api_key.scope, api_key.expires_at) == ("write", None)
+
+
+def test_create_api_key_makes_a_read_key_that_expires_on_a_day(user):
+    with time_machine.travel(datetime(2026, 3, 1, 12, tzinfo=UTC), tick=False):
+        lines = run(
+            "create_api_key", user.username, "--interface", "shortener", "--scope", "read", "--expires", "2026-04-01"
+        )
+
+    api_key = ShortenerApiKey.objects.get()
+    assert (api_key.scope, api_key.expires_at) == ("read", datetime(2026, 4, 1, tzinfo=UTC))
+    with time_machine.travel(datetime(2026, 3, 31, 23, 59, tzinfo=UTC), tick=False):
+        assert ShortenerApiKey.authenticate(lines[-1]) == api_key
+    with time_machine.travel(datetime(2026, 4, 1, tzinfo=UTC), tick=False):
+        assert ShortenerApiKey.authenticate(lines[-1]) is None
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "message"),
+    [
+        ("--scope", "admin", "invalid choice"),
+        ("--expires", "next week", "must be a date"),
+        ("--expires", "2026-02-30", "must be a date"),
+        ("--expires", "2026-03-01", "must be a day after today"),
+        ("--expires", "2020-01-01", "must be a day after today"),
+    ],
+)
+def test_create_api_key_refuses_a_bad_scope_or_expiry(option, value, message):
+    with (
+        time_machine.travel(datetime(2026, 3, 1, 12, tzinfo=UTC), tick=False),
+        pytest.raises(CommandError, match=message),
+    ):
+        call_command("create_api_key", "carol", "--interface", "reports", option, value)
+
+    assert not ReportsApiKey.objects.exists()
     assert not get_user_model().objects.filter(username="carol").exists()
 
 

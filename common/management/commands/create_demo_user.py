@@ -11,14 +11,13 @@ import json
 import os
 from pathlib import Path
 
-from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.management.base import BaseCommand, CommandParser
 from django.db import transaction
 
-from common.management.commands.create_api_key import KEY_MODELS
+from common.api_keys import INTERFACES, key_model
 from shortener.services.admin_mode import admin_mode_available
 
 DEMO_KEY_NAME = "demo"
@@ -41,7 +40,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Demo user: {username} / {password}")
 
         kept = self._read_keys(keys_file)
-        keys = {interface: self._demo_key(user, interface, kept.get(interface, "")) for interface in KEY_MODELS}
+        keys = {interface: self._demo_key(user, interface, kept.get(interface, "")) for interface in INTERFACES}
         if keys_file is not None and keys != kept:
             self._write_keys(keys_file, keys)
         for interface, raw_key in keys.items():
@@ -52,7 +51,7 @@ class Command(BaseCommand):
 
     def _demo_key(self, user: AbstractBaseUser, interface: str, raw_key: str) -> str:
         """`raw_key` if it still opens `interface` as `user`; else a new key, the older demo keys revoked."""
-        model = apps.get_model(KEY_MODELS[interface])
+        model = key_model(interface)
         current = model.authenticate(raw_key) if raw_key else None
         if current is not None and current.user_id == user.pk and current.name == DEMO_KEY_NAME:
             return raw_key
