@@ -9,7 +9,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("reports", "0016_seo_accessibility_scores_like_lighthouse"),
+        ("reports", "0017_audit_start_attempts"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
