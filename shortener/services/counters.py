@@ -1,4 +1,4 @@
-"""Counters that must outlive Redis: login limits, admin password strikes, anonymous-shortening bans.
+"""Counters that must outlive Redis: link password limits, admin password strikes, anonymous-shortening bans.
 
 Each is one LimitCounter row, changed by one statement (an upsert, or an UPDATE … RETURNING),
 so parallel requests in any number of processes count exactly. Rate limits that only slow
