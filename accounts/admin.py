@@ -1,13 +1,21 @@
-"""Staff's view of the people: the admin's sign-in, and the counts of failed sign-ins."""
+"""Staff's view of the people: the user list at any size, disabling, badges and quotas."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
+from django.forms import ModelForm
 from django.http import HttpRequest
 
 from accounts import signin_limits
+from accounts.disabling import disable_users, end_access
 from accounts.models import SignInFailures
 from common.admin import LargeTableAdmin
+from pastes.models import PasteProfile
+
+User = get_user_model()
 
 
 class SignInLimitedAdminAuthenticationForm(AdminAuthenticationForm):
@@ -21,6 +29,41 @@ class SignInLimitedAdminAuthenticationForm(AdminAuthenticationForm):
 
 
 admin.site.login_form = SignInLimitedAdminAuthenticationForm
+
+
+class PasteProfileInline(admin.StackedInline):
+    """Badges and the paste quota, set by staff only (the user edits avatar and bio in the account area)."""
+
+    model = PasteProfile
+    can_delete = False
+    fields = ("badges", "max_paste_chars", "avatar", "bio")
+    verbose_name_plural = "paste profile"
+
+
+admin.site.unregister(User)
+
+
+@admin.register(User)
+class UserAdmin(LargeTableAdmin, DjangoUserAdmin):
+    """Django's user admin that never counts the whole table (LargeTableAdmin), and disables at once.
+
+    Turning `is_active` off here, in the form or with the action, ends the user's sessions and
+    revokes every API key of theirs in the same transaction (accounts.disabling).
+    """
+
+    inlines = (PasteProfileInline,)
+    actions = ("disable_selected",)
+
+    def save_model(self, request: HttpRequest, obj: User, form: ModelForm, change: bool) -> None:
+        # The admin's change view runs in one transaction: the save and the ending together.
+        super().save_model(request, obj, form, change)
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            end_access([obj.pk])
+
+    @admin.action(description="Disable selected users (end their sessions, revoke their keys)")
+    def disable_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
+        count = disable_users(queryset)
+        self.message_user(request, f"Disabled {count} user(s).", messages.SUCCESS)
 
 
 @admin.register(SignInFailures)

@@ -6,4 +6,4 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from accounts import signin_limits  # noqa: F401 (connects its signal receivers)
+        from accounts import sessions, signin_limits  # noqa: F401 (they connect their signal receivers)
