@@ -3,10 +3,10 @@
 A subclass names its scope, the settings that hold its limit and period, and whose
 requests count together:
 
-    class LoginThrottle(Throttle):
-        scope = "shortener:login"
-        limit_setting = "SHORTENER_LOGIN_RATE_LIMIT"
-        period_setting = "SHORTENER_LOGIN_RATE_PERIOD"  # or `period = 60`
+    class CreateThrottle(Throttle):
+        scope = "shortener:create"
+        limit_setting = "SHORTENER_CREATE_RATE_LIMIT"
+        period_setting = "SHORTENER_CREATE_RATE_PERIOD"  # or `period = 60`
 
 It is a DRF throttle (`throttle_classes = [...]`), and plain Django views call
 `hit(request)` themselves. Counting is common.ratelimit's atomic cache increment, so

@@ -161,9 +161,25 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+    # Not a check: a new password (a reset by mail) lifts the account's sign-in lock.
+    {"NAME": "accounts.signin_limits.ForgetFailuresOnNewPassword"},
 ]
 
-AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend"]
+AUTHENTICATION_BACKENDS = [
+    # First: while an account or a client address is locked by failed sign-ins, it refuses every
+    # password sign-in before any other backend checks the password (accounts/signin_limits.py).
+    "accounts.backends.SignInLimitGuard",
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Failed password sign-ins (any page, the admin's and /s/login too) per account and per address;
+# successes are not counted. At ACCOUNT_FAILURES for one account (or ADDRESS_FAILURES from one
+# address) its password sign-in is locked for LOCK_SECONDS, doubling with each further failure up
+# to LOCK_MAX_SECONDS; a count is forgotten WINDOW seconds after its last failure or lock.
+ACCOUNTS_SIGNIN_ACCOUNT_FAILURES = env_int("ACCOUNTS_SIGNIN_ACCOUNT_FAILURES", 10, minimum=1)
+ACCOUNTS_SIGNIN_ADDRESS_FAILURES = env_int("ACCOUNTS_SIGNIN_ADDRESS_FAILURES", 50, minimum=1)
+ACCOUNTS_SIGNIN_LOCK_SECONDS = env_int("ACCOUNTS_SIGNIN_LOCK_SECONDS", 60, minimum=1)
+ACCOUNTS_SIGNIN_LOCK_MAX_SECONDS = env_int("ACCOUNTS_SIGNIN_LOCK_MAX_SECONDS", 3600, minimum=1)
+ACCOUNTS_SIGNIN_WINDOW = env_int("ACCOUNTS_SIGNIN_WINDOW", 900, minimum=1)
 
 # --- LDAP sign-in (accounts/ldap.py) ---------------------------------------
 # Lstu's `ldap` settings, meaning what they mean there (docs/deployment.md, "LDAP sign-in"). Every
@@ -443,7 +459,9 @@ SHORTENER_IMPORT_RATE_LIMIT = env_int("SHORTENER_IMPORT_RATE_LIMIT", 10, minimum
 SHORTENER_TOKEN_RATE_LIMIT = env_int("SHORTENER_TOKEN_RATE_LIMIT", 120, minimum=1)
 SHORTENER_CREATE_RATE_LIMIT = env_int("SHORTENER_CREATE_RATE_LIMIT", 30, minimum=1)  # per user per period
 SHORTENER_CREATE_RATE_PERIOD = env_int("SHORTENER_CREATE_RATE_PERIOD", 60, minimum=1)
-SHORTENER_LOGIN_RATE_LIMIT = env_int("SHORTENER_LOGIN_RATE_LIMIT", 10, minimum=1)  # per client address
+# Password tries on one protected link per client address (shortener.throttling.LinkPasswordThrottle).
+# Named for /s/login, which they limited before sign-in failures were counted (ACCOUNTS_SIGNIN_*).
+SHORTENER_LOGIN_RATE_LIMIT = env_int("SHORTENER_LOGIN_RATE_LIMIT", 10, minimum=1)
 SHORTENER_LOGIN_RATE_PERIOD = env_int("SHORTENER_LOGIN_RATE_PERIOD", 600, minimum=1)
 SHORTENER_ADMIN_MAX_BAD_PASSWORDS = env_int("SHORTENER_ADMIN_MAX_BAD_PASSWORDS", 3, minimum=1)
 SHORTENER_ADMIN_BAN_SECONDS = env_int("SHORTENER_ADMIN_BAN_SECONDS", 3600, minimum=1)

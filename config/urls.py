@@ -18,7 +18,6 @@ def _prefixed(prefix: str) -> str:
 urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
-    path("admin/login/", views.admin_login),  # before the admin's own, to limit tries
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -4,7 +4,6 @@ import sys
 from types import ModuleType
 
 from django.conf import settings
-from django.contrib import admin
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
@@ -20,8 +19,6 @@ from pastes import errors as pastes_errors
 from reports import errors as reports_errors
 from reports.tasks import analyses_unclaimed
 from shortener import errors as shortener_errors
-from shortener import messages as shortener_messages
-from shortener.throttling import LoginThrottle
 
 
 @require_safe
@@ -34,23 +31,6 @@ def landing(request: HttpRequest) -> HttpResponse:
             "shortener_prefix": settings.SHORTENER_PREFIX,
         },
     )
-
-
-@never_cache
-def admin_login(request: HttpRequest) -> HttpResponse:
-    """The admin's sign-in, limited as the shortener's /s/login is, in one count per client address.
-
-    Both take the same accounts' passwords, and each try hashes one: unlimited, the admin's form
-    let anyone guess a staff password, and burn CPU, as fast as they could post.
-    """
-    if request.method == "POST":
-        outcome = LoginThrottle().hit(request)
-        if not outcome.allowed:
-            message = shortener_messages.TOO_MANY_LOGINS.format(seconds=outcome.retry_after)
-            response = render(request, "error.html", {"status": 429, "message": message}, status=429)
-            response["Retry-After"] = str(outcome.retry_after)
-            return response
-    return admin.site.login(request)
 
 
 # Seconds a client is asked to wait when a dependency is down.

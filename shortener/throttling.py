@@ -1,4 +1,7 @@
-"""How often the shortener may be asked to log in or to shorten, and the 429 past the limit."""
+"""How often the shortener may be asked to shorten or to try a link's password, and the 429 past the limit.
+
+Signing in is limited on its failures, per account and per address: accounts/signin_limits.py.
+"""
 
 from django.conf import settings
 from django.http import HttpRequest
@@ -32,18 +35,6 @@ class SharedThrottle(DurableThrottle):
         if settings.REDIS_URL:
             return ratelimit.hit(key, limit=limit, period=period)
         return super().count(key, limit=limit, period=period)
-
-
-class LoginThrottle(DurableThrottle):
-    """SHORTENER_LOGIN_RATE_LIMIT attempts per SHORTENER_LOGIN_RATE_PERIOD seconds per client address."""
-
-    scope = "shortener:login"
-    limit_setting = "SHORTENER_LOGIN_RATE_LIMIT"
-    period_setting = "SHORTENER_LOGIN_RATE_PERIOD"
-    message = messages.TOO_MANY_LOGINS
-
-    def get_key(self, request: HttpRequest) -> str:
-        return self.get_ident(request)
 
 
 class CreateThrottle(Throttle):
@@ -104,7 +95,7 @@ def enforce(throttle: Throttle, request: HttpRequest) -> None:
 
 
 class LinkPasswordThrottle(DurableThrottle):
-    """Password tries on a protected link: as many as logins (SHORTENER_LOGIN_RATE_*), per address and link."""
+    """Password tries on a protected link (SHORTENER_LOGIN_RATE_*), per address and link."""
 
     scope = "shortener:link-password"
     limit_setting = "SHORTENER_LOGIN_RATE_LIMIT"

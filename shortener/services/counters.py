@@ -1,5 +1,5 @@
-"""Counters that must outlive Redis: password tries (logins, links, admin mode, pastes, report
-and audit pages), anonymous-shortening bans, and interface A's API limit when there is no Redis.
+"""Counters that must outlive Redis: password tries (links, admin mode, the admin's sign-in, pastes,
+report and audit pages), anonymous-shortening bans, and interface A's API limit when there is no Redis.
 
 Each is one LimitCounter row, changed by one statement (an upsert, or an UPDATE … RETURNING),
 so parallel requests in any number of processes count exactly. Rate limits that only slow

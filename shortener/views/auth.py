@@ -10,7 +10,6 @@ from shortener.errors import Failure
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
 from shortener.services.admin_mode import is_admin
-from shortener.throttling import LoginThrottle, enforce
 from shortener.views.base import safe_next
 
 
@@ -28,18 +27,25 @@ def login_view(request: HttpRequest) -> HttpResponse:
     username = data.get("login", "")
     next_url = safe_next(request, data.get("next", "") or request.GET.get("next", ""))
     try:
-        enforce(LoginThrottle(), request)
         password = data.get("password", "")
         if not username or not password:
             raise Failure(messages.LOGIN_FIELDS_MISSING)
+        # Failed sign-ins are counted, and locked accounts and addresses refused, by the
+        # authentication backends (accounts/signin_limits.py): successes cost nothing.
         user = authenticate(request, username=username, password=password)
         if user is None:
+            locked_for = getattr(request, "signin_locked_for", None)
+            if locked_for is not None:
+                raise Failure(messages.TOO_MANY_LOGINS.format(seconds=locked_for), 429, retry_after=locked_for)
             raise Failure(messages.LOGIN_FAILED, 401)
     except Failure as failure:
         if wants_json(request):
             raise
         context = {"error": failure.msg, "login": username, "next": next_url}
-        return render(request, "shortener/login.html", context, status=failure.status)
+        page = render(request, "shortener/login.html", context, status=failure.status)
+        if failure.retry_after is not None:
+            page["Retry-After"] = str(failure.retry_after)
+        return page
 
     login(request, user)
     if wants_json(request):

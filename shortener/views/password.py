@@ -16,7 +16,7 @@ def password_gate(request: HttpRequest, link: fastpath.CachedLink, short: str, r
     """GET: the password form (JSON: 401). POST `password`: the redirect (JSON: the URL), or 403.
 
     Tries are counted per address and link (SHORTENER_LOGIN_RATE_LIMIT per
-    SHORTENER_LOGIN_RATE_PERIOD), in the database, as login attempts are.
+    SHORTENER_LOGIN_RATE_PERIOD), in the database.
     """
     if request.method != "POST":
         if wants_json(request):

@@ -92,7 +92,7 @@ def test_redis_down_healthz_names_it(redis_cache):
 
 
 def test_redis_down_rate_limits_still_count_in_the_process(redis_cache, settings, user):
-    settings.SHORTENER_LOGIN_RATE_LIMIT = 2
+    settings.ACCOUNTS_SIGNIN_ACCOUNT_FAILURES = 2
     redis_cache.stop()
 
     responses = [

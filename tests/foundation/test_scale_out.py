@@ -35,7 +35,7 @@ def servers(django_db_setup, django_db_blocker, redis_server):
         served_database_url(connection),
         REDIS_URL=redis_server.url,
         SHORTENER_ADMINPWD=ADMIN_PASSWORD,
-        SHORTENER_LOGIN_RATE_LIMIT=str(LOGIN_LIMIT),
+        ACCOUNTS_SIGNIN_ACCOUNT_FAILURES=str(LOGIN_LIMIT),
         SHORTENER_ADMIN_MAX_BAD_PASSWORDS=str(MAX_BAD_PASSWORDS),
         # Analyses go to the worker below; the servers answer 202 at once.
         TASKS_BACKEND="database",
@@ -126,7 +126,7 @@ def test_a_link_deleted_through_one_server_stops_redirecting_on_the_other(server
     assert httpx.get(f"{second.url}/s/{link.code}").status_code == 404
 
 
-def test_login_rate_limit_counts_requests_to_both_servers_together(servers, alice, browser):
+def test_failed_logins_on_both_servers_count_together(servers, alice, browser):
     statuses = [login(browser, servers[n % 2], password="wrong").status_code for n in range(LOGIN_LIMIT + 1)]
 
     assert statuses == [401] * LOGIN_LIMIT + [429]

@@ -29,7 +29,7 @@ def server(django_db_setup, django_db_blocker, redis_server):
         served_database_url(connection),
         REDIS_URL=redis_server.url,
         SHORTENER_ADMINPWD=ADMIN_PASSWORD,
-        SHORTENER_LOGIN_RATE_LIMIT=str(LOGIN_LIMIT),
+        ACCOUNTS_SIGNIN_ACCOUNT_FAILURES=str(LOGIN_LIMIT),
         SHORTENER_ADMIN_MAX_BAD_PASSWORDS=str(MAX_BAD_PASSWORDS),
         SHORTENER_ALLOW_ANONYMOUS="1",
         SHORTENER_ANONYMOUS_BURST=str(BURST),

@@ -122,8 +122,8 @@ def test_get_login_sends_a_logged_in_user_to_the_main_page(alice_client):
     assert response["Location"] == "/s/"
 
 
-def test_login_is_rate_limited_per_client_address(client, user, settings):
-    settings.SHORTENER_LOGIN_RATE_LIMIT = 2
+def test_login_is_refused_once_the_account_has_too_many_failures(client, user, settings):
+    settings.ACCOUNTS_SIGNIN_ACCOUNT_FAILURES = 2
     for _ in range(2):
         client.post("/s/login", {"login": "alice", "password": "wrong", "_format": "json"})
 
@@ -134,14 +134,18 @@ def test_login_is_rate_limited_per_client_address(client, user, settings):
     assert "_auth_user_id" not in client.session
 
 
-def test_login_rate_limit_does_not_touch_other_addresses(client, user, settings):
-    settings.SHORTENER_LOGIN_RATE_LIMIT = 1
-    client.post("/s/login", {"login": "alice", "password": "wrong", "_format": "json"}, REMOTE_ADDR="10.0.0.1")
+def test_an_address_locked_by_failures_does_not_touch_other_addresses(client, user, settings):
+    settings.ACCOUNTS_SIGNIN_ADDRESS_FAILURES = 1
+    client.post("/s/login", {"login": "bob", "password": "wrong", "_format": "json"}, REMOTE_ADDR="10.0.0.1")
+    locked = client.post(
+        "/s/login", {"login": "alice", "password": "alice-password", "_format": "json"}, REMOTE_ADDR="10.0.0.1"
+    )
 
     response = client.post(
         "/s/login", {"login": "alice", "password": "alice-password", "_format": "json"}, REMOTE_ADDR="10.0.0.2"
     )
 
+    assert_shortener_error(locked, 429, any_number(messages.TOO_MANY_LOGINS))
     assert response.status_code == status.HTTP_200_OK
     assert response.json() == {"success": True, "msg": messages.LOGIN_OK}
     assert client.session["_auth_user_id"] == str(user.pk)

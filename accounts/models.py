@@ -1,0 +1,53 @@
+"""What the accounts app keeps in the database of its own: failed sign-ins, and who is signed in where."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class SignInFailures(models.Model):
+    """Failed password sign-ins of one account, or from one client address (accounts/signin_limits.py).
+
+    In the database, not in the cache: every server process must see the same count and lock,
+    and a lock must outlive a Redis restart.
+    """
+
+    class Kind(models.TextChoices):
+        ACCOUNT = "account"
+        ADDRESS = "address"
+
+    kind = models.CharField(max_length=7, choices=Kind)
+    # "user:<pk>" for an existing account, "login:<sha256>" for a name that is none (the tried
+    # name itself is not kept: people type passwords into it); an address, or an IPv6 /64.
+    key = models.CharField(max_length=80)
+    failures = models.PositiveIntegerField(default=0)
+    locked_until = models.DateTimeField(null=True, blank=True)
+    # The count is forgotten then: a window after the last failure, or after the lock it set.
+    forget_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name = "failed sign-ins"
+        verbose_name_plural = "failed sign-ins"
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "key"], name="accounts_signinfailures_kind_key_uniq"),
+            models.CheckConstraint(condition=Q(kind__in=["account", "address"]), name="accounts_signinfailures_kind"),
+        ]
+        indexes = [models.Index(fields=["forget_at"], name="accounts_signin_forget_at_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.failures} failed sign-in(s) for {self.kind} {self.key}"
+
+
+class SignedInSession(models.Model):
+    """A session someone signed in with (accounts/sessions.py): a session's own data is signed and
+    encoded, so without this the sessions of one user could only be found by decoding them all."""
+
+    session_key = models.CharField(max_length=40, primary_key=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    signed_in_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = "signed-in session"
+
+    def __str__(self) -> str:
+        return f"Session of user {self.user_id} since {self.signed_in_at:%Y-%m-%d %H:%M}"
