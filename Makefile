@@ -66,11 +66,13 @@ pytest: $(VENV)/.installed-dev
 
 test: lint pytest
 
-# Then a 200-page site audit (bench/audit.py) on a fresh SQLite file, as make run serves.
+# Then a 200-page site audit (bench/audit.py) on a fresh SQLite file, as make run serves, and 20
+# creates of a small page with rendering on, one at a time (bench/create_rendered.py: 201s and p50).
 bench: $(VENV)/.installed-dev
 	$(PY) -m bench.run $(BENCH_ARGS)
 	rm -f /tmp/webtools_bench_audit.sqlite3 /tmp/webtools_bench_audit.sqlite3-wal /tmp/webtools_bench_audit.sqlite3-shm
 	$(PY) bench/audit.py --database-url sqlite:////tmp/webtools_bench_audit.sqlite3 --pages 200
+	$(PY) bench/create_rendered.py --database-url sqlite:////tmp/webtools_bench_rendered.sqlite3
 
 # Every endpoint at 10^3 and 10^6 rows (PostgreSQL) and 10^5 (SQLite): bench/scale.py, bench/README.md.
 bench-scale: $(VENV)/.installed-dev

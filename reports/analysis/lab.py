@@ -60,20 +60,21 @@ TRACE_CATEGORIES = ["toplevel", "loading", "blink.user_timing", "devtools.timeli
 TASK_EVENTS = {"RunTask", "ThreadControllerImpl::RunTask"}
 # Read once the page has settled: the layout shifts and largest-paint candidates Chromium buffered
 # for the page (PerformanceObserver, buffered), and the resources that blocked rendering.
-READ_SCRIPT = """async () => {
-  const buffered = (type) => new Promise((resolve) => {
+READ_SCRIPT = """() => {
+  const buffered = (type) => {
     try {
-      const observer = new PerformanceObserver((list) => { observer.disconnect(); resolve(list.getEntries()); });
+      const observer = new PerformanceObserver(() => {});
+      // observe() copies the buffered entries into the observer at once: takeRecords() has them all
+      // (a page without a shift has none, and waiting for a callback only cost every rendering 1 s).
       observer.observe({type, buffered: true});
-      // The buffered entries are usually there at once; else the callback brings them (a low-priority task).
       const taken = observer.takeRecords();
-      if (taken.length) { observer.disconnect(); resolve(taken); }
-      setTimeout(() => { observer.disconnect(); resolve([]); }, 1000);
+      observer.disconnect();
+      return taken;
     } catch (error) {
-      resolve([]);  // an entry type this Chromium does not know
+      return [];  // an entry type this Chromium does not know
     }
-  });
-  const [shifts, paints] = await Promise.all([buffered("layout-shift"), buffered("largest-contentful-paint")]);
+  };
+  const [shifts, paints] = [buffered("layout-shift"), buffered("largest-contentful-paint")];
   const largest = paints[paints.length - 1];
   const resources = performance.getEntriesByType("resource").map((entry) => [
     entry.name, entry.renderBlockingStatus === "blocking", entry.startTime]);

@@ -20,8 +20,16 @@ touches (V8's pointer cage, PartitionAlloc), so any limit that lets it start cap
 
 Chromium is Debian's (REPORTS_CHROMIUM_PATH, /usr/bin/chromium), driven by Playwright;
 no browser is downloaded.
+
+Starting Playwright's driver and Chromium took about 2 of a small page's 4-5 seconds, so each
+process keeps them running between renderings (`_Renderer`, at most one per rendering slot) and
+gives every page a new browser context: no cookie, storage or cache of one page reaches the next.
+A browser that is gone (killed by the memory watch, crashed) is launched again for the next page;
+a renderer whose rendering failed or overran its time is not used again (its browser is killed);
+close_browsers() closes them all when the process stops.
 """
 
+import atexit
 import contextlib
 import importlib.util
 import os
@@ -43,7 +51,7 @@ from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import Fetched, Fetcher
 
 if TYPE_CHECKING:
-    from playwright.sync_api import Route
+    from playwright.sync_api import Browser, Route
 
 RENDER_MAX_REQUESTS = 150
 RENDER_MAX_BYTES = 32 * 1024 * 1024
@@ -117,19 +125,9 @@ def render(document: Fetched) -> Rendered:
 
 def _render_in_thread(document: Fetched) -> Rendered:
     budget = settings.REPORTS_RENDER_TIMEOUT
-    watch = _MemoryWatch(settings.REPORTS_RENDER_MAX_TOTAL_MB)
-    answers: queue.SimpleQueue = queue.SimpleQueue()
-
-    def run() -> None:
-        try:
-            answers.put((True, _render(document, budget, watch)))
-        except BaseException as error:  # handed to the waiting thread, which raises it
-            answers.put((False, error))
-
-    # Playwright's sync API refuses to run inside an asyncio loop, which a caller may have. A
-    # daemon thread: a Playwright call on a killed browser may never return, and a pool's thread
-    # is joined when the interpreter exits, so the worker (and a test run) would never stop.
-    threading.Thread(target=run, name="reports-render", daemon=True).start()
+    renderer = _take_renderer()
+    watch = _MemoryWatch(settings.REPORTS_RENDER_MAX_TOTAL_MB, renderer.marker)
+    answers = renderer.run(lambda: _render(renderer, document, budget, watch))
     deadline = time.monotonic() + LAUNCH_TIMEOUT + budget + 10
     killed_deadline = None
     while True:
@@ -143,12 +141,168 @@ def _render_in_thread(document: Fetched) -> Rendered:
             # then (Chromium 156) it waits out the whole rendering time instead. The cause is known.
             killed_deadline = killed_deadline or now + KILLED_GRACE
             if now >= killed_deadline:
+                renderer.retire()
                 raise watch.error()
         if now >= deadline:
+            renderer.retire()
             raise RenderError(f"rendering took longer than {budget:g} seconds")
     if not rendered:
-        raise value
+        raise value  # the renderer has retired itself
+    _give_back(renderer)
     return value
+
+
+# The process's renderers: every one whose thread runs, and those waiting for a rendering. At most
+# one per rendering slot is idle, since a rendering holds its slot while it holds its renderer.
+_renderers_lock = threading.Lock()
+_renderers: set["_Renderer"] = set()
+_idle_renderers: list["_Renderer"] = []
+
+
+def _take_renderer() -> "_Renderer":
+    with _renderers_lock:
+        if _idle_renderers:
+            return _idle_renderers.pop()
+    return _Renderer()
+
+
+def _give_back(renderer: "_Renderer") -> None:
+    with _renderers_lock:
+        if not renderer.retired:
+            _idle_renderers.append(renderer)
+
+
+def warm_up() -> None:
+    """Start a renderer's driver and browser now, in the background, so that the first rendering finds them warm.
+
+    The analysis worker calls it as it starts. A browser that fails to start here is started
+    again by the first rendering, which then reports why it could not.
+    """
+    if not (settings.REPORTS_RENDER and chromium_installed()):
+        return
+    with _renderers_lock:
+        if _renderers:
+            return
+    renderer = _Renderer()
+    renderer.run(renderer.warm)
+    _give_back(renderer)
+
+
+def close_browsers(timeout: float = 5) -> None:
+    """Close every renderer's browser and driver: an idle one in its thread, a busy one killed at once.
+
+    The analysis worker calls it as it stops, and every process at exit. Renderings after it
+    start new renderers.
+    """
+    with _renderers_lock:
+        idle = list(_idle_renderers)
+        busy = [renderer for renderer in _renderers if renderer not in idle]
+        _idle_renderers.clear()
+    for renderer in busy:
+        renderer.retire()
+    for renderer in idle:
+        renderer.close(timeout)
+
+
+atexit.register(close_browsers)
+
+
+class _Renderer:
+    """A thread that keeps Playwright's driver and a Chromium running, and renders pages on them one at a time.
+
+    Playwright's sync API belongs to the thread that started it, and refuses to run inside an
+    asyncio loop, which a caller may have: the driver, the browser and every rendering on them
+    live in this thread, and the caller waits for its answer. A daemon thread: a Playwright call
+    on a killed browser may never return, and a pool's thread is joined when the interpreter
+    exits, so the worker (and a test run) would never stop.
+    """
+
+    def __init__(self) -> None:
+        # Chromium ignores switches it does not know: this one finds the renderer's browser in /proc.
+        self.marker = f"--webtools-render={uuid.uuid4().hex}"
+        self.retired = False
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._playwright = None
+        self._browser = None
+        self._launched_with: tuple | None = None
+        with _renderers_lock:
+            _renderers.add(self)
+        self._thread = threading.Thread(target=self._serve, name="reports-renderer", daemon=True)
+        self._thread.start()
+
+    def run(self, work) -> queue.SimpleQueue:
+        """Call `work()` in the renderer's thread; the queue then gets (True, its value) or (False, its exception)."""
+        answers: queue.SimpleQueue = queue.SimpleQueue()
+        self._jobs.put((work, answers))
+        return answers
+
+    def retire(self) -> None:
+        """Use the renderer no more: its browser is killed now, and its thread ends once its work returns."""
+        self.retired = True
+        self._jobs.put(None)
+        _kill_browser(self.marker)
+
+    def close(self, timeout: float) -> None:
+        """Stop an idle renderer: its thread closes the browser and the driver (killed after `timeout`)."""
+        self.retired = True
+        self._jobs.put(None)
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            _kill_browser(self.marker)
+
+    def warm(self) -> None:
+        with contextlib.suppress(Exception):
+            self.browser()
+
+    def browser(self, *, fresh: bool = False) -> "Browser":
+        """The renderer's browser; a new one if `fresh`, if it has none or it is gone, or if the settings changed."""
+        from playwright.sync_api import sync_playwright
+
+        launch = (settings.REPORTS_CHROMIUM_PATH, settings.REPORTS_RENDER_MAX_MEMORY_MB)
+        if self._browser is not None and (fresh or launch != self._launched_with or not self._browser.is_connected()):
+            self.close_browser()
+        if self._browser is None:
+            if self._playwright is None:
+                with idle_children():  # the driver, and every Chromium it starts
+                    self._playwright = sync_playwright().start()
+            self._browser = self._playwright.chromium.launch(
+                executable_path=launch[0],
+                args=[*chromium_args(launch[1]), self.marker],
+                timeout=LAUNCH_TIMEOUT * 1000,
+            )
+            self._launched_with = launch
+        return self._browser
+
+    def close_browser(self) -> None:
+        browser, self._browser = self._browser, None
+        if browser is not None:
+            with contextlib.suppress(Exception):  # already gone
+                browser.close()
+            _kill_browser(self.marker)  # whatever close() left behind
+
+    def _serve(self) -> None:
+        try:
+            while (job := self._jobs.get()) is not None:
+                work, answers = job
+                if self.retired:  # stopped (close_browsers) between being taken and given its page
+                    answers.put((False, RenderError("rendering was stopped")))
+                    return
+                try:
+                    answers.put((True, work()))
+                except BaseException as error:  # handed to the waiting thread, which raises it
+                    # A renderer whose rendering failed is not trusted with the next one.
+                    self.retired = True
+                    answers.put((False, error))
+                    return
+        finally:
+            with _renderers_lock:
+                _renderers.discard(self)
+                if self in _idle_renderers:
+                    _idle_renderers.remove(self)
+            self.close_browser()
+            if self._playwright is not None:
+                with contextlib.suppress(Exception):
+                    self._playwright.stop()
 
 
 def chromium_installed() -> bool:
@@ -195,6 +349,29 @@ def _find_browser(marker: str) -> int | None:
         except OSError:
             continue
     return None
+
+
+def _running(pid: int) -> bool:
+    """Whether the process is there and not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return False
+
+
+def _kill_browser(marker: str) -> None:
+    """SIGKILL the browser launched with `marker` and every process of its tree.
+
+    Every process, not only the browser: Chromium 156's zygotes and renderers outlive a killed
+    browser process and keep Playwright's pipe open, so that Playwright would wait out the
+    rendering's whole time instead of failing the page's next call.
+    """
+    browser = _find_browser(marker)
+    if browser is not None:
+        for pid in process_tree(browser):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 def _children(pid: int) -> list[int] | None:
@@ -249,13 +426,13 @@ def _scanned_tree(root: int) -> set[int]:
 class _MemoryWatch:
     """Kill a rendering's browser when all its processes together use more than `limit_mb`.
 
-    A thread samples the browser's process tree every MEMORY_SAMPLE_SECONDS; the browser is found
-    by a marker switch on its command line (Chromium ignores switches it does not know).
+    A thread samples the browser's process tree every MEMORY_SAMPLE_SECONDS while a rendering
+    runs; the browser is found by its renderer's marker switch on its command line.
     """
 
-    def __init__(self, limit_mb: int) -> None:
+    def __init__(self, limit_mb: int, marker: str) -> None:
         self.limit_kib = limit_mb * 1024
-        self.marker = f"--webtools-render={uuid.uuid4().hex}"
+        self.marker = marker
         self.peak_kib = 0
         self.exceeded = False
         self._stop = threading.Event()
@@ -275,20 +452,15 @@ class _MemoryWatch:
     def _run(self) -> None:
         browser = None
         while not self._stop.wait(MEMORY_SAMPLE_SECONDS):
-            browser = browser or _find_browser(self.marker)
+            if browser is None or not _running(browser):  # not launched yet, or launched again
+                browser = _find_browser(self.marker)
             if browser is None:
                 continue
             used = process_tree_kib(browser)
             self.peak_kib = max(self.peak_kib, used)
             if used > self.limit_kib:
                 self.exceeded = True
-                # Every process of the tree, not only the browser: Chromium 156's zygotes and
-                # renderers outlive a killed browser process and keep Playwright's pipe open, so
-                # that Playwright would wait out the rendering's whole time instead of failing
-                # the page's next call (after which the analysis reads the source).
-                for pid in process_tree(browser):
-                    with contextlib.suppress(ProcessLookupError):
-                        os.kill(pid, signal.SIGKILL)
+                _kill_browser(self.marker)  # the analysis reads the source; the next rendering launches another
                 return
 
 
@@ -366,36 +538,40 @@ def _scripted_anchors(cdp) -> list[str]:
     return failing["result"].get("value") or []
 
 
-def _render(document: Fetched, budget: float, watch: _MemoryWatch) -> Rendered:
+def _new_context(browser: "Browser"):
+    return browser.new_context(
+        viewport=VIEWPORT,
+        is_mobile=True,
+        has_touch=True,
+        user_agent=settings.REPORTS_USER_AGENT,
+        service_workers="block",
+        accept_downloads=False,
+    )
+
+
+def _render(renderer: _Renderer, document: Fetched, budget: float, watch: _MemoryWatch) -> Rendered:
+    """Render `document` in a new context of the renderer's browser (in the renderer's thread)."""
     try:
         from playwright.sync_api import Error as PlaywrightError
-        from playwright.sync_api import sync_playwright
     except ImportError:
         raise RenderError("Playwright is not installed") from None
     started = time.monotonic()
     fetcher = None
     rendered = Rendered(html="", facts={})
     try:
-        with contextlib.ExitStack() as stack:
-            with idle_children():
-                playwright = stack.enter_context(sync_playwright())
-            stack.enter_context(watch)
-            browser = playwright.chromium.launch(
-                executable_path=settings.REPORTS_CHROMIUM_PATH,
-                args=[*chromium_args(settings.REPORTS_RENDER_MAX_MEMORY_MB), watch.marker],
-                timeout=LAUNCH_TIMEOUT * 1000,
-            )
+        with watch:
+            browser = renderer.browser()
+            try:
+                context = _new_context(browser)
+            except PlaywrightError:
+                if watch.exceeded:
+                    raise
+                # The warm browser died since its last page (crashed, killed), and Playwright did not know yet.
+                browser = renderer.browser(fresh=True)
+                context = _new_context(browser)
             # The budget starts with the page: every fetch the browser asks for shares it.
             fetcher = Fetcher(budget=budget)
             try:
-                context = browser.new_context(
-                    viewport=VIEWPORT,
-                    is_mobile=True,
-                    has_touch=True,
-                    user_agent=settings.REPORTS_USER_AGENT,
-                    service_workers="block",
-                    accept_downloads=False,
-                )
                 interceptor = _Interceptor(fetcher, document, rendered)
                 context.route("**/*", interceptor)
                 context.route_web_socket("**/*", lambda websocket: websocket.close())
@@ -416,7 +592,10 @@ def _render(document: Fetched, budget: float, watch: _MemoryWatch) -> Rendered:
                 rendered.facts["lab_metrics"] = lab.metrics(trace, observed, document.url, interceptor.wire_bytes)
                 rendered.html = page.content()
             finally:
-                browser.close()
+                try:
+                    context.close()
+                except PlaywrightError:
+                    renderer.close_browser()  # a context left open must not meet the next page
     except PlaywrightError as exc:
         if watch.exceeded:
             raise watch.error() from None

@@ -22,15 +22,19 @@ from rest_framework import status
 
 from common.cache import RedisOutage
 from reports import tasks
+from reports.analysis.rendering import close_browsers
 from reports.management.commands.analysis_worker import AnalysisWorker
 from reports.models import Project, Report
 from tests.polling import eventually
 from tests.reports.api.conftest import _client_with_key
 from tests.reports.asserts import assert_reports_error
 from tests.reports.factories import ReportFactory
+from tests.reports.renderers import own_browsers
+from tests.reports.required import skip_or_fail
 from tests.servers import RedisServer
 
 PROJECT_DIR = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
 URL = "/api/v1/reports"
 DATABASE_BACKEND = {"default": {"BACKEND": "django_tasks_db.DatabaseBackend"}}
 NEVER_RUN_BACKEND = {"default": {"BACKEND": "django.tasks.backends.dummy.DummyBackend"}}
@@ -97,6 +101,56 @@ def test_create_answers_201_with_the_finished_report_when_it_finishes_within_the
     assert response.json()["status"] == 200
     assert response.json()["data"]["status"] == "done"
     assert response.json()["data"]["score"] == Report.objects.get().score
+
+
+@pytest.fixture
+def rendering_on(settings):
+    """Renderings in Debian's Chromium, set before a worker starts (it warms a browser up as it starts)."""
+    if not Path(CHROMIUM).exists():
+        skip_or_fail("needs Debian's chromium (apt-get install chromium)", "REQUIRE_BROWSER")
+    settings.REPORTS_RENDER = True
+    settings.REPORTS_CHROMIUM_PATH = CHROMIUM
+    close_browsers()  # those of earlier tests: each test sees its own worker's
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_with_rendering_a_create_of_a_small_page_answers_201_with_the_rendered_report(
+    owner_client, test_site, rendering_on, worker, settings
+):
+    # How long it takes is bench/create_rendered.py's (a busy machine starves Chromium at SCHED_IDLE):
+    # here, that the create answers with the report the worker's warm browser rendered.
+    settings.REPORTS_ANALYSIS_WAIT = 60
+    warm = eventually(own_browsers, message="the worker started no browser as it started")
+
+    response = owner_client.post(URL, {"url": test_site.url("/good")})
+
+    assert response.status_code == status.HTTP_201_CREATED
+    data = response.json()["data"]
+    report = Report.objects.get()
+    assert data["status"] == "done"
+    assert data["result"] == report.result is not None
+    assert data["results"]["seo"]["title"]["passed"] is True
+    assert data["metrics"]["fcp"]["value"] > 0  # measured in the browser: the page was rendered
+    assert report.rendering["document"] == "rendered"
+    assert own_browsers() == warm  # on the browser the worker started, not one launched for it
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_keeps_a_browser_warm_and_closes_it_when_it_stops(rendering_on, settings):
+    settings.TASKS = DATABASE_BACKEND
+    worker = AnalysisWorker(threads=2, interval=0.05, backend_name="default", worker_id="test-worker")
+    thread = threading.Thread(target=worker.run)
+    thread.start()
+    try:
+        eventually(own_browsers, message="the worker started no browser")
+    finally:
+        worker.stopping.set()
+        thread.join(timeout=30)
+
+    assert not thread.is_alive()
+    assert not own_browsers()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -260,6 +260,20 @@ TOGGLES_PAGE = """<!DOCTYPE html>
 </body></html>
 """
 
+# Says what an earlier visit left behind (a cookie, local storage), then leaves both: a browser that
+# rendered it before in the same context would show them the second time.
+REMEMBERING_PAGE = """<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Welcome back</title></head>
+<body><h1>Welcome back</h1><p id="memory"></p>
+<script>
+  document.getElementById("memory").textContent =
+    `cookie: ${document.cookie || "none"}; storage: ${localStorage.getItem("visited") || "none"}`;
+  document.cookie = "visited=yes; max-age=3600; path=/";
+  localStorage.setItem("visited", "yes");
+</script>
+</body></html>
+"""
+
 CUSTOM_404 = """<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>Page not found</title></head>
 <body><h1>Sorry, this page does not exist</h1><p><a href="/good">Back to the home page</a></p></body></html>
@@ -541,6 +555,7 @@ ROUTES: dict[str, Callable[[TestSiteHandler, Hit], bool | None]] = {
     "/layout": lambda handler, hit: handler.html(LAYOUT_PAGE),
     "/toggles": lambda handler, hit: handler.html(TOGGLES_PAGE),
     "/webrtc": H.webrtc,
+    "/remembers": lambda handler, hit: handler.html(REMEMBERING_PAGE),
     "/out-of-sight": lambda handler, hit: handler.html(OUT_OF_SIGHT_PAGE),
     "/small-print": H.small_print,
     "/never-loads": H.never_loads,

@@ -16,8 +16,8 @@ scheduled run whose RQ job was lost (reports.schedules.queue_overdue_schedules).
 SIGTERM or SIGINT stops claiming and lets the running analyses finish within
 --stop-grace seconds; those still running then are handed back (queued again under
 the next run number, so that the next worker runs them and their late result, if any, is
-discarded) and the worker exits. A second signal exits at once (what was running is queued
-again when its lease passes).
+discarded), the browsers kept warm for renderings are closed, and the worker exits. A
+second signal exits at once (what was running is queued again when its lease passes).
 """
 
 import logging
@@ -41,6 +41,7 @@ from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
 from reports import schedules
+from reports.analysis import rendering
 from reports.tasks import analyze_report, hand_back_analysis, requeue_stale_analyses
 
 logger = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class AnalysisWorker:
         """Work until stopped; return False if analyses still running after `stop_grace` were handed back."""
         if self.claims:
             logger.info("Analysis worker %s runs up to %d tasks at once", self.worker_id, self.threads)
+            rendering.warm_up()  # the first report's rendering finds Chromium started
         else:
             logger.info("Analysis worker %s only queues again the analyses of dead workers", self.worker_id)
         next_sweep = 0.0
@@ -103,6 +105,7 @@ class AnalysisWorker:
             _, unfinished = wait(list(self._running), timeout=stop_grace)
             for future in unfinished:
                 self._hand_back(self._running.get(future))
+            rendering.close_browsers()  # those of handed-back analyses killed, so that they stop too
             self._pool.shutdown(wait=not unfinished)
             connections.close_all()
         return not unfinished

@@ -1,6 +1,7 @@
 """Lab metrics (reports/analysis/lab.py): the trace's main thread, the network model, Lighthouse's ratings."""
 
 import json
+import time
 
 import pytest
 
@@ -160,3 +161,32 @@ def test_a_task_that_lays_the_page_out_is_slowed_half_as_much_as_lighthouse_s_si
 
     assert measured["fcp"]["value"] == 4 * lab.RTT_MS + 4 * 20 + 2 * 30
     assert measured["tbt"]["value"] == 350 + 150
+
+
+SHIFTING_PAGE = """<!DOCTYPE html><html lang="en"><head><title>Moves</title></head><body>
+<div id="banner"></div><h1>Spades</h1><p>Forged to last.</p>
+<script>setTimeout(() => { document.getElementById("banner").style.height = "300px"; }, 50);</script>
+</body></html>"""
+
+
+@pytest.mark.browser
+def test_a_page_without_layout_shifts_is_read_at_once(page):
+    page.set_content("<!DOCTYPE html><html lang='en'><title>Still</title><h1>Nothing moves here</h1></html>")
+    started = time.monotonic()
+
+    observed = page.evaluate(lab.READ_SCRIPT)
+
+    assert observed["shifts"] == []
+    # It waited a second for a shift that never came: on every rendering of a quiet page.
+    assert time.monotonic() - started < 1
+
+
+@pytest.mark.browser
+def test_the_layout_shifts_before_the_read_are_read(page):
+    page.set_content(SHIFTING_PAGE)
+    page.wait_for_timeout(500)
+
+    observed = page.evaluate(lab.READ_SCRIPT)
+
+    assert len(observed["shifts"]) == 1
+    assert observed["shifts"][0][1] > 0.1

@@ -83,7 +83,7 @@ django.setup()
 from django.conf import settings
 from reports.analysis import rendering
 # A Playwright call that never returns, as one on a browser the memory watch killed may not.
-rendering._render = lambda document, budget, watch: time.sleep(3600)
+rendering._render = lambda renderer, document, budget, watch: time.sleep(3600)
 settings.REPORTS_RENDER_TIMEOUT = 1
 rendering.LAUNCH_TIMEOUT = -10  # without the grace the wait adds for the browser's start
 try:
@@ -111,7 +111,7 @@ def test_a_rendering_stuck_on_a_browser_the_memory_watch_killed_ends_at_once_wit
     settings.REPORTS_RENDER_MAX_TOTAL_MB = 20
     released = threading.Event()
 
-    def stuck_after_the_kill(document, budget, watch):
+    def stuck_after_the_kill(renderer, document, budget, watch):
         watch.exceeded = True  # as the watch leaves it once it has killed the browser's processes
         released.wait(60)  # a Playwright call that waits out the rendering's time (Chromium 156)
 

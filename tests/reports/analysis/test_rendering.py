@@ -1,6 +1,8 @@
 """The rendered mode (REPORTS_RENDER): Debian's Chromium, every request through the SSRF guard."""
 
 import contextlib
+import os
+import signal
 import socket
 import time
 from pathlib import Path
@@ -8,6 +10,9 @@ from pathlib import Path
 import pytest
 
 from reports.analysis import analyze
+from reports.analysis.fetch import Fetched, Fetcher
+from reports.analysis.rendering import RenderError, close_browsers, process_tree, render
+from tests.reports.renderers import own_browsers
 from tests.reports.required import skip_or_fail
 
 CHROMIUM = "/usr/bin/chromium"
@@ -203,6 +208,7 @@ def test_auto_reads_the_source_and_says_so_without_chromium(test_site, settings,
 def test_a_browser_over_its_total_memory_budget_is_killed_and_the_source_is_read(test_site, rendering, settings):
     # Far below what Chromium needs to start: the watch must kill it, and the analysis still ends.
     settings.REPORTS_RENDER_MAX_TOTAL_MB = 20
+    close_browsers()  # the warm browsers of the tests before, so that none is left after
     started = time.monotonic()
 
     result = analyze(test_site.url("/scripted"))
@@ -211,14 +217,62 @@ def test_a_browser_over_its_total_memory_budget_is_killed_and_the_source_is_read
     # Not the rendering's whole time (30 s here), which Playwright now and then waits out on a
     # killed browser (Chromium 156): the analysis goes on once the watch has killed it.
     assert time.monotonic() - started < 25
-    assert not [line for line in Path("/proc").glob("*/cmdline") if b"--webtools-render=" in _read(line)]
+    assert not own_browsers()
 
 
-def _read(path: Path) -> bytes:
+def fetched(url: str) -> Fetched:
+    fetcher = Fetcher()
     try:
-        return path.read_bytes()
-    except OSError:
-        return b""
+        return fetcher.fetch(url, html_only=True)
+    finally:
+        fetcher.close()
+
+
+def test_the_next_rendering_reuses_the_warm_browser_in_a_new_context(test_site, rendering):
+    close_browsers()
+    page = fetched(test_site.url("/remembers"))
+
+    first = render(page)
+    launched = own_browsers()
+    second = render(page)
+
+    assert "cookie: none; storage: none" in first.html
+    # The same browser, not started again; but what the first page left behind is not seen by the second.
+    assert len(launched) == 1
+    assert own_browsers() == launched
+    assert "cookie: none; storage: none" in second.html
+
+
+def test_a_browser_killed_between_renderings_is_replaced_and_the_next_rendering_succeeds(test_site, rendering):
+    close_browsers()
+    page = fetched(test_site.url("/scripted"))
+    render(page)
+    [killed] = own_browsers()
+    for pid in process_tree(killed):  # as the kernel's OOM killer or a crash would leave it
+        os.kill(pid, signal.SIGKILL)
+
+    rendered = render(page)
+
+    assert "<h1>Forged garden spades</h1>" in rendered.html
+    assert own_browsers() and killed not in own_browsers()
+
+
+def test_after_the_memory_watch_killed_a_warm_browser_the_next_rendering_starts_a_fresh_one(
+    test_site, rendering, settings
+):
+    close_browsers()
+    page = fetched(test_site.url("/scripted"))
+    render(page)
+    [warm] = own_browsers()
+    settings.REPORTS_RENDER_MAX_TOTAL_MB = 20
+
+    with pytest.raises(RenderError, match=r"^the browser used more than 20 MB of memory$"):
+        render(page)
+
+    settings.REPORTS_RENDER_MAX_TOTAL_MB = 640
+    rendered = render(page)
+    assert "<h1>Forged garden spades</h1>" in rendered.html
+    assert own_browsers() and warm not in own_browsers()
 
 
 def test_lab_metrics_are_measured_when_rendered_and_judge_the_performance_category(test_site, rendering):
