@@ -1,5 +1,17 @@
-"""The account area under /accounts/: sign-in, sign-up, keys and profile of the people who use the service."""
+"""The account area under /accounts/: sign-in, sign-up, keys and profile of the people who use the service.
+
+allauth's pages (/accounts/login/, /accounts/signup/, …) are mounted beside these in config/urls.py,
+under their own un-namespaced names (account_login, account_signup, …), so that allauth's
+documentation applies as it is.
+"""
+
+from django.urls import path
+
+from accounts import views
 
 app_name = "accounts"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("invitations/new", views.invite, name="invite"),
+    path("invitations/<str:token>/", views.accept_invitation, name="invitation"),
+]

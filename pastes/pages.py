@@ -21,7 +21,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import reverse, reverse_lazy
+from django.urls import reverse
 from django.utils.cache import add_never_cache_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import content_disposition_header
@@ -149,7 +149,8 @@ def paste_page(request: HttpRequest, paste_id: str) -> HttpResponse:
 # --- The signed-in reader's pages: list, new, edit, delete, fork, download --------------------
 
 PER_PAGE = 20
-signed_in = login_required(login_url=reverse_lazy("shortener:login"))
+# To the site's sign-in form (settings.LOGIN_URL), which brings the reader back.
+signed_in = login_required
 
 
 def wants_html(request: HttpRequest) -> bool:

@@ -3,7 +3,7 @@
 The filters are the API's own filter sets (reports/filters.py), so a page and
 `GET /api/v1/reports?…` with the same parameters list the same reports; like
 the API, unusable values fall back to the defaults. Signing in is the
-shortener's session login (the same Django accounts).
+site's (settings.LOGIN_URL, the account area's form).
 """
 
 from collections import defaultdict
@@ -14,7 +14,6 @@ from django.core.paginator import InvalidPage, Page
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse_lazy
 from django.views.decorators.http import require_safe
 
 from common.paging import KeptCountPaginator, Keyset, cursor_links, resumed_rows
@@ -23,7 +22,7 @@ from reports.filters import ProjectFilterSet, ReportFilterSet
 from reports.models import SCORE_CATEGORIES, Project, Report
 from reports.pagination import DEFAULT_PER_PAGE, PER_PAGE_CHOICES
 
-signed_in = login_required(login_url=reverse_lazy("shortener:login"))
+signed_in = login_required
 # The newest reports of a project drawn in its chart.
 CHART_POINTS = 100
 # How many projects the report list's project field suggests (the newest ones).
