@@ -232,6 +232,10 @@ if ACCOUNTS_EMAIL_VERIFICATION not in ("mandatory", "optional", "none"):
         f"ACCOUNTS_EMAIL_VERIFICATION must be mandatory, optional or none, not {ACCOUNTS_EMAIL_VERIFICATION!r}."
     )
 ACCOUNT_EMAIL_VERIFICATION = ACCOUNTS_EMAIL_VERIFICATION
+# Confirming in the browser that signed up signs in there and goes on to the page sign-up came
+# from; a link opened elsewhere leads to the sign-in form (allauth signs in only the session
+# that is signing up, so a leaked link signs nobody in).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}

@@ -56,7 +56,9 @@ def test_open_sign_up_mails_a_confirmation_then_signs_in_by_username_or_email_ba
 
     link = confirm_link("newcomer@example.org")
     assert client.get(link).status_code == status.HTTP_200_OK
-    assert client.post(link).status_code == status.HTTP_302_FOUND
+    confirmed = client.post(link)
+    assert confirmed["Location"] == "/pastes/new"  # confirmed in the browser that signed up: signed in
+    assert signed_in_as(client) == "newcomer"
     assert EmailAddress.objects.get(user=user).verified
 
     for login in ("newcomer", "newcomer@example.org"):
@@ -81,6 +83,20 @@ def test_the_confirmation_page_of_an_unknown_key_says_so(client):
 
     assert response.status_code == status.HTTP_200_OK
     assert "expired or is invalid" in response.content.decode()
+
+
+def test_a_confirmation_link_opened_in_another_browser_confirms_and_leads_to_sign_in(client, registration):
+    registration("open")
+    client.post("/accounts/signup/", signup_data(next="/pastes/new"))
+    elsewhere = type(client)()
+
+    confirmed = elsewhere.post(confirm_link("newcomer@example.org"))
+
+    assert confirmed["Location"] == "/accounts/login/"
+    assert signed_in_as(elsewhere) is None
+    assert EmailAddress.objects.get(email="newcomer@example.org").verified
+    response = elsewhere.post("/accounts/login/", {"login": "newcomer", "password": STRONG_PASSWORD})
+    assert response["Location"] == "/"
 
 
 # --- verification modes ---------------------------------------------------------------------------
