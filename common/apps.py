@@ -9,3 +9,6 @@ class CommonConfig(AppConfig):
 
     name = "common"
     verbose_name = "Shared by all interfaces"
+
+    def ready(self) -> None:
+        from common import mail  # noqa: F401 (registers its deploy check)

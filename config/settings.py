@@ -339,7 +339,7 @@ ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES  # allauth's sign-up limit
 _mail_host = env_str("EMAIL_HOST", env_str("MAIL_HOST"))
 _mail_backend = env_str(
     "MAIL_BACKEND",
-    "django.core.mail.backends.smtp.EmailBackend" if _mail_host else "django.core.mail.backends.console.EmailBackend",
+    "django.core.mail.backends.smtp.EmailBackend" if _mail_host else "common.mail.ReadableConsoleEmailBackend",
 )
 MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": {}}}
 if _mail_backend == "django.core.mail.backends.smtp.EmailBackend":

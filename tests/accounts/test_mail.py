@@ -1,6 +1,7 @@
 """Mail through a real SMTP server (aiosmtpd, started here): Django's EMAIL_* names, the MAIL_*
 names read before as fallbacks, and the console when no host is set (issue 44, item 2)."""
 
+import io
 import os
 import subprocess
 import sys
@@ -64,6 +65,24 @@ def test_without_a_host_mail_is_printed_on_the_console():
     assert result.returncode == 0, result.stderr
     assert "Subject: Test email from" in result.stdout
     assert "To: ops@example.org" in result.stdout
+
+
+@pytest.mark.django_db
+def test_the_printed_confirmation_link_is_whole_so_it_can_be_opened_from_the_terminal(client, settings):
+    # make run's case: no EMAIL_HOST. On the wire the link's long line would be cut by "=" soft breaks.
+    printed = io.StringIO()
+    settings.ACCOUNTS_REGISTRATION = "open"
+    settings.MAILERS = {
+        "default": {"BACKEND": "common.mail.ReadableConsoleEmailBackend", "OPTIONS": {"stream": printed}}
+    }
+
+    client.post("/accounts/signup/", signup_data())
+
+    text = printed.getvalue()
+    assert "To: newcomer@example.org\nSubject: [Webtools] Please Confirm Your Email Address" in text
+    (link,) = [link for link in LINK.findall(text) if "/accounts/confirm-email/" in link]
+    assert link.endswith("/") and "=\n" not in text
+    assert client.post(link.split("testserver", 1)[1]).status_code == status.HTTP_302_FOUND
 
 
 @pytest.mark.django_db

@@ -48,4 +48,5 @@ def test_check_deploy_flags_a_deployment_that_would_print_its_mails():
     result = run_check(**production)
 
     assert result.returncode != 0
-    assert "mail.E001" in result.stderr  # the console backend, with no EMAIL_HOST (docs/deployment.md)
+    assert "common.E001" in result.stderr  # mails only printed, with no EMAIL_HOST (docs/deployment.md)
+    assert "Set EMAIL_HOST" in result.stderr
