@@ -2,6 +2,19 @@
 
 from allauth.account.models import EmailAddress
 from allauth.account.stages import EmailVerificationStage
+from django.conf import settings
+from django.contrib.auth.base_user import AbstractBaseUser
+
+
+def awaits_confirmation(user: AbstractBaseUser) -> bool:
+    """Whether mandatory verification still holds this account: it signed up with an address not yet confirmed.
+
+    For the sign-in paths outside allauth's stages (the shortener's /s/login for Lstu's clients).
+    """
+    if settings.ACCOUNT_EMAIL_VERIFICATION != "mandatory":
+        return False
+    verified = list(EmailAddress.objects.filter(user_id=user.pk).values_list("verified", flat=True))
+    return bool(verified) and not any(verified)
 
 
 class SignUpEmailVerificationStage(EmailVerificationStage):

@@ -228,3 +228,32 @@ def test_sign_up_is_rate_limited_per_address(client, registration, settings):
     assert answers[:3] == [status.HTTP_302_FOUND] * 3
     assert answers[3] == status.HTTP_429_TOO_MANY_REQUESTS
     assert User.objects.count() == 3
+
+
+# --- the shortener's /s/login (Lstu's clients) -----------------------------------------------------
+
+LSTU_LOGIN = {"login": "newcomer", "password": STRONG_PASSWORD, "_format": "json"}
+LSTU_FAILED = {"success": False, "msg": "Please, check your credentials: unable to authenticate."}
+
+
+def test_s_login_refuses_an_unconfirmed_sign_up_as_a_wrong_password_then_lets_it_in(client, registration):
+    registration("open")
+    client.post("/accounts/signup/", signup_data())
+    link = confirm_link("newcomer@example.org")
+    lstu = type(client)()
+
+    refused = lstu.post("/s/login", LSTU_LOGIN)
+    wrong = lstu.post("/s/login", {**LSTU_LOGIN, "password": "wrong"})
+    client.post(link)
+    accepted = lstu.post("/s/login", LSTU_LOGIN)
+
+    assert (refused.status_code, refused.json()) == (wrong.status_code, wrong.json()) == (401, LSTU_FAILED)
+    assert accepted.status_code == status.HTTP_200_OK
+    assert accepted.json() == {"success": True, "msg": "You have been successfully logged in."}
+
+
+def test_s_login_lets_an_unconfirmed_sign_up_in_when_verification_is_optional(client, registration):
+    registration("open", "optional")
+    client.post("/accounts/signup/", signup_data())
+
+    assert type(client)().post("/s/login", LSTU_LOGIN).status_code == status.HTTP_200_OK
