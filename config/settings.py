@@ -236,6 +236,8 @@ ACCOUNT_EMAIL_VERIFICATION = ACCOUNTS_EMAIL_VERIFICATION
 # from; a link opened elsewhere leads to the sign-in form (allauth signs in only the session
 # that is signing up, so a leaked link signs nobody in).
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# One address per account, changed by mail: the new one replaces the old once its link is confirmed.
+ACCOUNT_CHANGE_EMAIL = True
 
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
 ACCOUNT_LOGIN_METHODS = {"username", "email"}

@@ -257,3 +257,23 @@ def test_s_login_lets_an_unconfirmed_sign_up_in_when_verification_is_optional(cl
     client.post("/accounts/signup/", signup_data())
 
     assert type(client)().post("/s/login", LSTU_LOGIN).status_code == status.HTTP_200_OK
+
+
+# --- email change ---------------------------------------------------------------------------------
+
+
+def test_an_email_change_takes_effect_once_the_new_address_confirms_it_by_mail(client):
+    user = existing_user()
+    client.force_login(user)
+
+    response = client.post("/accounts/email/", {"action_add": "", "email": "moved@example.org"})
+
+    assert response.status_code == status.HTTP_302_FOUND
+    user.refresh_from_db()
+    assert user.email == "known@example.org"  # not before the new address answers
+    client.post(confirm_link("moved@example.org"))
+    user.refresh_from_db()
+    assert user.email == "moved@example.org"
+    assert list(EmailAddress.objects.filter(user=user).values_list("email", "verified")) == [
+        ("moved@example.org", True)
+    ]
