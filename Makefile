@@ -44,8 +44,10 @@ $(STATIC_MANIFEST): $(shell find static */static -type f 2>/dev/null) $(VENV)/.i
 	@$(PY) manage.py collectstatic --noinput -v0
 	@touch $@
 
+# Sign-up is open here, so that a newcomer can make an account (ACCOUNTS_REGISTRATION, docs/deployment.md).
 run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST)
 	@export SECRET_KEY_FILE=$(CURDIR)/.secret_key; \
+	export ACCOUNTS_REGISTRATION="$${ACCOUNTS_REGISTRATION:-open}"; \
 	if [ -z "$$SHORTENER_ADMINPWD$$SHORTENER_ADMINPWD_FILE$$SHORTENER_HASHED_ADMINPWD$$SHORTENER_HASHED_ADMINPWD_FILE" ]; then \
 		export SHORTENER_ADMINPWD_FILE=$(CURDIR)/.shortener_adminpwd; \
 	fi; \

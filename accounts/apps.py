@@ -6,4 +6,8 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts"
 
     def ready(self) -> None:
-        from accounts import sessions, signin_limits  # noqa: F401 (they connect their signal receivers)
+        from allauth.account.signals import user_signed_up
+
+        from accounts import invitations, sessions, signin_limits  # noqa: F401 (the last two connect their receivers)
+
+        user_signed_up.connect(invitations.forget_used, dispatch_uid="accounts.invitations.forget_used")

@@ -1,8 +1,13 @@
-"""The account area under /accounts/: sign-in, sign-up, keys and profile of the people who use the service."""
+"""The account area under /accounts/: sign-in, sign-up, keys and profile of the people who use the service.
+
+allauth's pages (/accounts/login/, /accounts/signup/, …) are mounted beside these in config/urls.py,
+under their own un-namespaced names (account_login, account_signup, …), so that allauth's
+documentation applies as it is.
+"""
 
 from django.urls import path, register_converter
 
-from accounts import keys
+from accounts import keys, views
 
 register_converter(keys.KeyInterfaceConverter, "keyinterface")
 
@@ -11,4 +16,6 @@ app_name = "accounts"
 urlpatterns = [
     path("keys/", keys.keys, name="keys"),
     path("keys/<keyinterface:interface>-<int:pk>/revoke", keys.revoke, name="key-revoke"),
+    path("invitations/new", views.invite, name="invite"),
+    path("invitations/<str:token>/", views.accept_invitation, name="invitation"),
 ]

@@ -11,6 +11,9 @@ class CommonConfig(AppConfig):
     name = "common"
     verbose_name = "Shared by all interfaces"
 
+    def ready(self) -> None:
+        from common import mail  # noqa: F401 (registers its deploy check)
+
 
 class AdminConfig(admin_apps.AdminConfig):
     """django.contrib.admin, with the site of common/admin_site.py as `admin.site`."""

@@ -1,16 +1,17 @@
 """Sending a browser to sign in and back: every page's sign-in redirect, and where the sign-in page may send it.
 
-One sign-in page serves the whole site (the shortener's, Django's users and sessions); the admin
-has its own (common/admin_site.py). Each is reached with `?next=<the page asked for>`, and goes
-there afterwards only when `followable` says so.
+One sign-in page serves the whole site (settings.LOGIN_URL, allauth's); the shortener's pages keep
+Lstu's /s/login and the admin its own (common/admin_site.py). Each is reached with
+`?next=<the page asked for>`, and goes there afterwards only when `followable` says so.
 """
 
 from collections.abc import Callable
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth.views import redirect_to_login
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
-from django.urls import reverse
+from django.shortcuts import resolve_url
 from django.utils.encoding import iri_to_uri
 from django.utils.http import MAX_URL_LENGTH, url_has_allowed_host_and_scheme
 
@@ -37,7 +38,7 @@ def sign_in_redirect(request: HttpRequest, next_url: str, login_url: str | None 
     to the page it lands on by default: with a long query (`GET /s/stats?a0=1&…&a2999=1`) the
     redirect was longer than Django allows, a 400 (DisallowedRedirect) logged with a traceback.
     """
-    login_url = login_url or reverse("shortener:login")
+    login_url = login_url or resolve_url(settings.LOGIN_URL)
     if followable(request, next_url):
         return redirect_to_login(next_url, login_url)
     return HttpResponseRedirect(login_url)

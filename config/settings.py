@@ -63,6 +63,8 @@ INSTALLED_APPS = [
     "django_tasks_db",
     "common",
     "accounts",
+    "allauth",
+    "allauth.account",
     "reports",
     "pastes",
     "shortener",
@@ -80,6 +82,7 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -100,6 +103,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
                 "config.context_processors.service",
+                "accounts.context_processors.registration",
             ],
         },
     },
@@ -156,6 +160,16 @@ if TASKS_BACKEND == "rq":
 
 # --- Auth, sessions, security ---------------------------------------------
 
+# New hashes are Argon2id (accounts/hashers.py); the others verify hashes stored before, and
+# Django re-makes each with the first at its next successful check.
+PASSWORD_HASHERS = [
+    "accounts.hashers.OWASPArgon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.BCryptSHA256PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
@@ -169,7 +183,9 @@ AUTHENTICATION_BACKENDS = [
     # First: while an account or a client address is locked by failed sign-ins, it refuses every
     # password sign-in before any other backend checks the password (accounts/signin_limits.py).
     "accounts.backends.SignInLimitGuard",
+    # Sign-in by username (Django's own backend, as /s/login always did) or by email address (allauth's).
     "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
 ]
 # Failed password sign-ins (any page, the admin's and /s/login too) per account and per address;
 # successes are not counted. At ACCOUNT_FAILURES for one account (or ADDRESS_FAILURES from one
@@ -208,6 +224,10 @@ if LDAP_URI:
     )
     AUTHENTICATION_BACKENDS.append(accounts_ldap.BACKEND)
 # --- end of LDAP sign-in ---------------------------------------------------
+# Every page's "Sign in" and every page that needs a signed-in reader go to allauth's form, which
+# brings the reader back to `next`; /s/login stays as Lstu's clients use it.
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "landing"
 
 SESSION_COOKIE_SAMESITE = "Lax"
 SESSION_COOKIE_HTTPONLY = True
@@ -234,6 +254,46 @@ SECURE_CSP = {
     "base-uri": [CSP.NONE],
     "frame-ancestors": [CSP.NONE],
     "form-action": [CSP.SELF],
+}
+
+# --- Accounts (allauth, accounts/) ---------------------------------------
+
+# Who may make an account at /accounts/signup/: anyone ("open"), whoever staff invited by email
+# ("invite": `manage.py invite EMAIL` or the admin's action), or nobody ("closed"; staff make
+# accounts in the admin). `make run` opens it, so that a newcomer can try.
+ACCOUNTS_REGISTRATION = env_str("ACCOUNTS_REGISTRATION", "closed").strip().lower()
+if ACCOUNTS_REGISTRATION not in ("open", "invite", "closed"):
+    raise ImproperlyConfigured(f"ACCOUNTS_REGISTRATION must be open, invite or closed, not {ACCOUNTS_REGISTRATION!r}.")
+# Days an invitation link stays valid (it is also refused once an account has its address).
+ACCOUNTS_INVITE_MAX_AGE = env_int("ACCOUNTS_INVITE_MAX_AGE", 7, minimum=1)
+# "mandatory": an address given at sign-up must be confirmed (the link mailed) before signing in;
+# "optional": a confirmation is mailed, signing in does not wait for it; "none": nothing is mailed.
+ACCOUNTS_EMAIL_VERIFICATION = env_str("ACCOUNTS_EMAIL_VERIFICATION", "mandatory").strip().lower()
+if ACCOUNTS_EMAIL_VERIFICATION not in ("mandatory", "optional", "none"):
+    raise ImproperlyConfigured(
+        f"ACCOUNTS_EMAIL_VERIFICATION must be mandatory, optional or none, not {ACCOUNTS_EMAIL_VERIFICATION!r}."
+    )
+ACCOUNT_EMAIL_VERIFICATION = ACCOUNTS_EMAIL_VERIFICATION
+# Confirming in the browser that signed up signs in there and goes on to the page sign-up came
+# from; a link opened elsewhere leads to the sign-in form (allauth signs in only the session
+# that is signing up, so a leaked link signs nobody in).
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+# One address per account, changed by mail: the new one replaces the old once its link is confirmed.
+ACCOUNT_CHANGE_EMAIL = True
+
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["username*", "email*", "password1*", "password2*"]
+ACCOUNT_LOGOUT_REDIRECT_URL = "landing"
+ACCOUNT_EMAIL_SUBJECT_PREFIX = f"[{SERVICE_NAME}] "
+# Whether an address is known is never told: not by sign-up, password reset or email change.
+ACCOUNT_PREVENT_ENUMERATION = True
+ACCOUNT_RATE_LIMITS = {
+    # Off: failed sign-ins are counted in the database for every sign-in path at once, and
+    # allauth's per-address "login" limit would count successes too (thirty colleagues behind
+    # one address must all get in).
+    "login": False,
+    "login_failed": False,
 }
 
 # --- Internationalisation, static files -----------------------------------
@@ -314,6 +374,31 @@ REQUEST_BODY_TIMEOUT = env_float("REQUEST_BODY_TIMEOUT", 10.0, minimum=0.1)
 # Number of proxies in front of the service whose X-Forwarded-For entries are trusted.
 NUM_PROXIES = env_int("NUM_PROXIES", 0, minimum=0)
 REST_FRAMEWORK["NUM_PROXIES"] = NUM_PROXIES
+ALLAUTH_TRUSTED_PROXY_COUNT = NUM_PROXIES  # allauth's sign-up limit
+
+# --- Mail ------------------------------------------------------------------
+
+# One mail configuration for everything: the account area's mails (confirmations, password resets,
+# invitations) and the reports' alerts. Read from Django's own names (EMAIL_HOST, …); the MAIL_*
+# names this service read before are the fallbacks, so an older deployment's MAIL_HOST still sends.
+# With no host at all, mails are printed on the console (make run shows the confirmation link).
+# Django 6.1 forbids the EMAIL_* settings beside MAILERS: they only name environment variables here.
+_mail_host = env_str("EMAIL_HOST", env_str("MAIL_HOST"))
+_mail_backend = env_str(
+    "MAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend" if _mail_host else "common.mail.ReadableConsoleEmailBackend",
+)
+MAILERS = {"default": {"BACKEND": _mail_backend, "OPTIONS": {}}}
+if _mail_backend == "django.core.mail.backends.smtp.EmailBackend":
+    MAILERS["default"]["OPTIONS"] = {  # the others (console, locmem) take none of these
+        "host": _mail_host or "localhost",
+        "port": env_int("EMAIL_PORT", env_int("MAIL_PORT", 25, minimum=1), minimum=1),
+        "username": env_str("EMAIL_HOST_USER", env_str("MAIL_USERNAME")),
+        "password": env_secret("EMAIL_HOST_PASSWORD", env_str("MAIL_PASSWORD")),
+        "use_tls": env_bool("EMAIL_USE_TLS", env_bool("MAIL_USE_TLS", False)),
+        "timeout": 10,
+    }
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", env_str("MAIL_FROM", f"{SERVICE_NAME} <noreply@localhost>"))
 
 # --- Interface A: website reports -----------------------------------------
 
@@ -388,23 +473,6 @@ REPORTS_AUDIT_MAX_SITEMAP_URLS = env_int("REPORTS_AUDIT_MAX_SITEMAP_URLS", 10_00
 REPORTS_AUDIT_MAX_LINKS_PER_PAGE = env_int("REPORTS_AUDIT_MAX_LINKS_PER_PAGE", 5_000, minimum=1)
 REPORTS_AUDIT_START_ATTEMPTS = env_int("REPORTS_AUDIT_START_ATTEMPTS", 3, minimum=1)
 REPORTS_AUDIT_MAX_QUEUED = env_int("REPORTS_AUDIT_MAX_QUEUED", 5, minimum=1)
-# Mail, through Django's mail backend: reports' alert e-mails (a project's alert_email, reports/webhooks.py).
-MAILERS = {
-    "default": {
-        "BACKEND": env_str("MAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend"),
-        "OPTIONS": {
-            "host": env_str("MAIL_HOST", "localhost"),
-            "port": env_int("MAIL_PORT", 25, minimum=1),
-            "username": env_str("MAIL_USERNAME", ""),
-            "password": env_str("MAIL_PASSWORD", ""),
-            "use_tls": env_bool("MAIL_USE_TLS", False),
-            "timeout": 10,
-        },
-    }
-}
-if MAILERS["default"]["BACKEND"] != "django.core.mail.backends.smtp.EmailBackend":
-    MAILERS["default"]["OPTIONS"] = {}  # the others (console, locmem) take none of these
-DEFAULT_FROM_EMAIL = env_str("MAIL_FROM", f"{SERVICE_NAME} <alerts@localhost>")
 REPORTS_PAGE_PASSWORD_ATTEMPTS = env_int("REPORTS_PAGE_PASSWORD_ATTEMPTS", 5, minimum=1)
 REPORTS_PAGE_PASSWORD_PERIOD = env_int("REPORTS_PAGE_PASSWORD_PERIOD", 300, minimum=1)
 

@@ -20,6 +20,7 @@ urlpatterns = [
     path("healthz", views.healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", views.ApiDocs.as_view(url_name="schema"), name="api-docs"),
     path("api/v1/", include("reports.api_urls")),

@@ -47,7 +47,13 @@ PAGES: list[tuple[str, str]] = [
     ("/s/edit/{link}", "signed-in"),
     ("/s/delete/{link}", "signed-in"),
     ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
-    # The account area
+    # The account area (allauth's pages in the site's layout); sign-up is open during the sweep.
+    ("/accounts/login/", "anonymous"),
+    ("/accounts/signup/", "anonymous"),
+    ("/accounts/confirm-email/", "anonymous"),
+    ("/accounts/password/reset/", "anonymous"),
+    ("/accounts/email/", "signed-in"),
+    ("/accounts/password/change/", "signed-in"),
     ("/accounts/keys/", "signed-in"),
 ]
 

@@ -3,7 +3,7 @@
 The filters are the API's own filter sets (reports/filters.py), so a page and
 `GET /api/v1/reports?…` with the same parameters list the same reports; like
 the API, unusable values fall back to the defaults. Signing in is the
-shortener's session login (the same Django accounts).
+site's (settings.LOGIN_URL, the account area's form).
 """
 
 from collections import defaultdict

@@ -5,6 +5,7 @@ from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from accounts.stages import awaits_confirmation
 from shortener import messages
 from shortener.errors import Failure
 from shortener.negotiation import endpoint, request_data, wants_json
@@ -37,6 +38,9 @@ def login_view(request: HttpRequest) -> HttpResponse:
             locked_for = getattr(request, "signin_locked_for", None)
             if locked_for is not None:
                 raise Failure(messages.TOO_MANY_LOGINS.format(seconds=locked_for), 429, retry_after=locked_for)
+        # An account whose sign-up address is not confirmed yet (ACCOUNTS_EMAIL_VERIFICATION=mandatory)
+        # gets no session here either: the same answer as a wrong password, which tells nothing.
+        if user is None or awaits_confirmation(user):
             raise Failure(messages.LOGIN_FAILED, 401)
     except Failure as failure:
         if wants_json(request):

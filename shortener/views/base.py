@@ -83,4 +83,4 @@ def login_required_response(request: HttpRequest) -> HttpResponse:
         raise Failure(messages.LOGIN_REQUIRED, 401)
     # After logging in the browser comes back with a GET, which only a GET page can answer.
     back = request.get_full_path() if request.method == "GET" else reverse("shortener:index")
-    return sign_in_redirect(request, back)
+    return sign_in_redirect(request, back, reverse("shortener:login"))  # Lstu's own, as its clients expect

@@ -33,6 +33,12 @@ LOOKS = {
 READY = {"/api/docs/": ".swagger-ui .opblock-summary"}
 
 
+@pytest.fixture(autouse=True)
+def _sign_up_open(settings):
+    # So that /accounts/signup/ shows its form, not the "closed" page of the default.
+    settings.ACCOUNTS_REGISTRATION = "open"
+
+
 @pytest.fixture
 def objects(user) -> dict[str, str]:
     """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.

@@ -66,7 +66,7 @@ def test_a_stranger_is_sent_to_sign_in_and_back(anonymous, path):
     response = anonymous.get(path)
 
     assert response.status_code == status.HTTP_302_FOUND
-    assert response["Location"] == f"/s/login?next={path}"
+    assert response["Location"] == f"/accounts/login/?next={path}"
 
 
 def test_a_stranger_cannot_post_a_paste(anonymous):
@@ -283,7 +283,7 @@ def test_forking_someone_elses_paste_makes_a_new_one_of_yours(other, other_user,
 def test_a_stranger_is_sent_to_sign_in_before_forking(anonymous, mine):
     response = anonymous.get(f"/pastes/{mine.id}/fork")
 
-    assert response["Location"] == f"/s/login?next=/pastes/{mine.id}/fork"
+    assert response["Location"] == f"/accounts/login/?next=/pastes/{mine.id}/fork"
 
 
 def test_someone_elses_burn_after_read_paste_cannot_be_forked_or_downloaded(other, user):

@@ -27,7 +27,7 @@ def screen(request, browser, live_server):
 
 def sign_in_with_the_form(page, live_server, next_path: str) -> None:
     page.goto(f"{live_server.url}{next_path}")
-    assert "/s/login?next=" in page.url  # sent to sign in first
+    assert "/accounts/login/?next=" in page.url  # sent to sign in first
     page.get_by_label("Login").fill("alice")
     page.get_by_label("Password").fill("alice-password")
     page.locator("form").get_by_role("button").click()

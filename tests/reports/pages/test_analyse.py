@@ -17,8 +17,8 @@ def test_form_asks_an_anonymous_visitor_to_sign_in_first(client):
     get = client.get(NEW)
     post = client.post(NEW, {"url": "https://example.com/"})
 
-    assertRedirects(get, f"/s/login?next={NEW}", fetch_redirect_response=False)
-    assert post.status_code == 302 and post["Location"].startswith("/s/login")
+    assertRedirects(get, f"/accounts/login/?next={NEW}", fetch_redirect_response=False)
+    assert post.status_code == 302 and post["Location"].startswith("/accounts/login/")
     assert Report.objects.count() == 0
 
 
@@ -183,7 +183,7 @@ def test_progress_page_is_the_owners_alone(client, user, other_user):
     client.force_login(other_user)
     other = client.get(f"/reports/{report.pk}/progress")
 
-    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/s/login")
+    assert anonymous.status_code == 302 and anonymous["Location"].startswith("/accounts/login/")
     assert_error_page(other, 404, "Not found.")
     assert report.url not in other.content.decode()
 
@@ -246,7 +246,7 @@ def test_anonymous_visitor_cannot_run_an_analysis_again(client, queued_only):
 
     response = client.post(f"/reports/{report.pk}/rerun")
 
-    assert response.status_code == 302 and response["Location"].startswith("/s/login")
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
     report.refresh_from_db()
     assert (report.status, report.analysis_run) == (Report.Status.DONE, 1)
     assert queued_only == []

@@ -117,7 +117,7 @@ def test_the_report_list_needs_a_signed_in_user(client):
     response = client.get("/reports/")
 
     assert response.status_code == 302
-    assert "/s/login" in response["Location"]
+    assert "/accounts/login/" in response["Location"]
 
 
 @pytest.mark.parametrize(("sort_by", "sort"), [("id", "desc"), ("url", "asc"), ("url", "desc"), ("result", "asc")])

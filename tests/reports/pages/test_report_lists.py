@@ -23,7 +23,7 @@ def listed_reports(response) -> list[str]:
 def test_anonymous_visitor_is_sent_to_the_login_page_and_back(client, path):
     response = client.get(path)
 
-    assertRedirects(response, f"/s/login?next={path}", fetch_redirect_response=False)
+    assertRedirects(response, f"/accounts/login/?next={path}", fetch_redirect_response=False)
 
 
 @pytest.mark.parametrize("path", [REPORTS, PROJECTS])
