@@ -195,9 +195,12 @@ def test_redis_url_switches_the_cache_to_redis():
 
 
 def clear_secret_variables(monkeypatch) -> None:
+    # setenv first, so that monkeypatch removes at teardown what use_local_secret_files sets: a
+    # SECRET_KEY_FILE left behind made later tests (the deploy check) read the test's short key.
     for name in ("SECRET_KEY", "SHORTENER_ADMINPWD", "SHORTENER_HASHED_ADMINPWD"):
-        monkeypatch.delenv(name, raising=False)
-        monkeypatch.delenv(f"{name}_FILE", raising=False)
+        for variable in (name, f"{name}_FILE"):
+            monkeypatch.setenv(variable, "")
+            monkeypatch.delenv(variable)
 
 
 def test_manage_py_finds_the_secrets_make_run_generated(tmp_path, monkeypatch):
