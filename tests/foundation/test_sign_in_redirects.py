@@ -13,18 +13,18 @@ from tests.pastes.factories import PasteFactory
 pytestmark = [pytest.mark.django_db, pytest.mark.log_without_tracebacks]
 
 LONG_QUERY = "&".join(f"a{n}=1" for n in range(3000))
-# Every kind of page that sends a signed-out browser to sign in: the shortener's own views, the
-# pastes' and reports' pages (what was Django's login_required) and the admin (its admin_view).
+# Every kind of page that sends a signed-out browser to sign in: the shortener's own views (to
+# Lstu's /s/login), the pastes' and reports' pages (to the site's, LOGIN_URL) and the admin.
 SIGN_IN_PAGES = [
     ("/s/stats", "/s/login"),
     ("/s/export", "/s/login"),
     ("/s/delete/abc123", "/s/login"),
-    ("/pastes/new", "/s/login"),
-    ("/pastes/{paste}/edit", "/s/login"),
-    ("/pastes/{paste}/fork", "/s/login"),
-    ("/reports/", "/s/login"),
-    ("/reports/projects", "/s/login"),
-    ("/reports/new", "/s/login"),
+    ("/pastes/new", "/accounts/login/"),
+    ("/pastes/{paste}/edit", "/accounts/login/"),
+    ("/pastes/{paste}/fork", "/accounts/login/"),
+    ("/reports/", "/accounts/login/"),
+    ("/reports/projects", "/accounts/login/"),
+    ("/reports/new", "/accounts/login/"),
     ("/admin/", "/admin/login/"),
     ("/admin/auth/user/", "/admin/login/"),
 ]
