@@ -395,6 +395,8 @@ def prepare(backend: str, size: int, env: dict[str, str], args: argparse.Namespa
         manage(env, "migrate", "--noinput", "-v0")
         data["backfill_seconds"] = round(time.monotonic() - started, 1)
         print(f"  {', '.join(name for _, name in backfills)} (backfill) in {data['backfill_seconds']} s", flush=True)
+    output = manage(env, "shell", "-c", "from bench.scale_seed import keys; keys()")
+    data |= json.loads(output.strip().splitlines()[-1])
     data["rows"] = json.loads(
         manage(env, "shell", "-c", "from bench.scale_seed import row_counts; row_counts()").strip().splitlines()[-1]
     )
