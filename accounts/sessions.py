@@ -92,9 +92,13 @@ class SessionActivityMiddleware:
         session = getattr(request, "session", None)
         if session is None or not session.accessed or not session.session_key:
             return response
-        user_id = session.get(SESSION_KEY)
         now = int(time.time())
-        if user_id is None or now - session.get(SEEN_MARK, 0) < SEEN_EVERY:
+        if session.get(SESSION_KEY) is None or now - session.get(SEEN_MARK, 0) < SEEN_EVERY:
+            return response
+        # Usually loaded already (every page's header says who is signed in); a session whose user
+        # is gone, or whose password changed since, is signed in no more and is not recorded.
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
             return response
         session[SEEN_MARK] = now
         try:
@@ -104,5 +108,5 @@ class SessionActivityMiddleware:
         seen = {"last_seen_at": timezone.now(), "ip": address, "user_agent": user_agent_of(request)}
         if not UserSession.objects.filter(session_key=session.session_key).update(**seen):
             # A session signed in before sessions were recorded: from now on it is listed and ended.
-            UserSession.objects.get_or_create(session_key=session.session_key, defaults={"user_id": user_id, **seen})
+            UserSession.objects.get_or_create(session_key=session.session_key, defaults={"user": user, **seen})
         return response

@@ -153,6 +153,20 @@ def test_a_session_signed_in_before_sessions_were_recorded_is_recorded_at_its_ne
     assert recorded.session_key == alice.cookies[django_settings.SESSION_COOKIE_NAME].value
 
 
+def test_a_session_whose_user_is_gone_is_simply_signed_out(user):
+    alice = signed_in("alice", "alice-password")
+    session = alice.session
+    session[SEEN_MARK] = 0
+    session.save()
+    user.delete()
+
+    response = alice.get("/accounts/")
+
+    assert response.status_code == status.HTTP_302_FOUND
+    assert response["Location"] == "/accounts/login/?next=/accounts/"
+    assert UserSession.objects.count() == 0
+
+
 def test_last_seen_moves_at_most_once_in_a_while(user):
     alice = signed_in("alice", "alice-password", address="198.51.100.7")
     UserSession.objects.update(last_seen_at="2026-01-01T00:00:00Z")
