@@ -1,6 +1,6 @@
-"""What the accounts app keeps in the database of its own: failed sign-ins, and who is signed in where."""
+"""What the accounts app keeps in the database of its own: failed sign-ins (who is signed in where is
+allauth's UserSession, accounts/sessions.py)."""
 
-from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -36,18 +36,3 @@ class SignInFailures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.failures} failed sign-in(s) for {self.kind} {self.key}"
-
-
-class SignedInSession(models.Model):
-    """A session someone signed in with (accounts/sessions.py): a session's own data is signed and
-    encoded, so without this the sessions of one user could only be found by decoding them all."""
-
-    session_key = models.CharField(max_length=40, primary_key=True)
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
-    signed_in_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        verbose_name = "signed-in session"
-
-    def __str__(self) -> str:
-        return f"Session of user {self.user_id} since {self.signed_in_at:%Y-%m-%d %H:%M}"

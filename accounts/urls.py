@@ -14,6 +14,7 @@ register_converter(keys.KeyInterfaceConverter, "keyinterface")
 app_name = "accounts"
 
 urlpatterns = [
+    path("", views.home, name="home"),
     path("keys/", keys.keys, name="keys"),
     path("keys/<keyinterface:interface>-<int:pk>/revoke", keys.revoke, name="key-revoke"),
     path("invitations/new", views.invite, name="invite"),

@@ -1,14 +1,22 @@
-"""The account area's own pages, beside allauth's: accepting an invitation, and staff sending one."""
+"""The account area's own pages, beside allauth's: its home, accepting an invitation, and staff sending one."""
 
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import invitations
 from accounts.forms import InvitationForm
+
+
+@login_required
+@require_safe
+def home(request: HttpRequest) -> HttpResponse:
+    """/accounts/: where "Signed in as …" leads; every page of the account area, one link each."""
+    return render(request, "accounts/home.html")
 
 
 @require_safe

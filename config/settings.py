@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "accounts",
     "allauth",
     "allauth.account",
+    "allauth.usersessions",
     "reports",
     "pastes",
     "shortener",
@@ -83,6 +84,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "allauth.account.middleware.AccountMiddleware",
+    # "Last seen" of signed-in sessions, without a query for anyone else (accounts/sessions.py).
+    "accounts.sessions.SessionActivityMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -295,6 +298,8 @@ ACCOUNT_RATE_LIMITS = {
     "login": False,
     "login_failed": False,
 }
+# /accounts/sessions/ shows when each session was last seen (kept by accounts.sessions's middleware).
+USERSESSIONS_TRACK_ACTIVITY = True
 
 # --- Internationalisation, static files -----------------------------------
 

@@ -55,6 +55,8 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/email/", "signed-in"),
     ("/accounts/password/change/", "signed-in"),
     ("/accounts/keys/", "signed-in"),
+    ("/accounts/", "signed-in"),
+    ("/accounts/sessions/", "signed-in"),
 ]
 
 

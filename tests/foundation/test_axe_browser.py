@@ -8,7 +8,9 @@ The list of pages is tests/axe.py's PAGES: a new page is covered by adding its p
 from datetime import timedelta
 
 import pytest
+from allauth.usersessions.models import UserSession
 from django.contrib.auth.hashers import make_password
+from django.test import Client
 from django.utils import timezone
 
 from pastes.models import ApiKey as PastesApiKey
@@ -29,6 +31,10 @@ LOOKS = {
     "390px-dark": {"viewport": PHONE, "color_scheme": "dark"},
 }
 
+CHROME = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+)
+
 # Pages drawn by their own scripts, and what shows they are done.
 READY = {"/api/docs/": ".swagger-ui .opblock-summary"}
 
@@ -43,11 +49,17 @@ def _sign_up_open(settings):
 def objects(user) -> dict[str, str]:
     """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.
 
-    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state.
+    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state, and a
+    session in another browser, so that /accounts/sessions/ lists two and offers to sign out the other.
     """
     ReportsApiKey.issue(user=user, name="ci pipeline")
     PastesApiKey.issue(user=user, name="editor", scope="read", expires_at=timezone.now() + timedelta(days=30))
     ShortenerApiKey.issue(user=user, name="an irc bot with a long name")[0].revoke()
+    elsewhere = Client()
+    elsewhere.force_login(user)
+    UserSession.objects.filter(session_key=elsewhere.session.session_key).update(
+        ip="2001:db8:85a3::8a2e:370:7334", user_agent=CHROME
+    )
     content, key = encrypt("a secret line\n")
     return {
         "paste": PasteFactory(owner=user, name="Snippet", content="print('hello')\n", syntax="python").id,
