@@ -51,3 +51,21 @@ class SignedInSession(models.Model):
 
     def __str__(self) -> str:
         return f"Session of user {self.user_id} since {self.signed_in_at:%Y-%m-%d %H:%M}"
+
+
+class Avatar(models.Model):
+    """An avatar image the user uploaded at /accounts/profile/ (accounts/avatars.py).
+
+    The file is in Django's default storage, checked and re-encoded; `name` is its storage name,
+    which changes with every upload, so the URL that serves it changes too and may be cached long.
+    The user's PasteProfile.avatar holds that URL: B's user object shows it as any other avatar.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    name = models.CharField(max_length=200)
+    content_type = models.CharField(max_length=20)
+    size = models.PositiveIntegerField()
+    uploaded_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Avatar of user {self.user_id}: {self.name}"
