@@ -297,7 +297,7 @@ ACCOUNT_RATE_LIMITS = {
 }
 
 # Avatars uploaded at /accounts/profile/: most bytes of the uploaded file (it is then checked as an
-# image, re-encoded and shrunk to at most 256×256, so what is kept is far smaller).
+# image, re-encoded and shrunk to at most 256 by 256 pixels, so what is kept is far smaller).
 ACCOUNTS_AVATAR_MAX_BYTES = env_int("ACCOUNTS_AVATAR_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
 
 # --- Internationalisation, static files -----------------------------------
