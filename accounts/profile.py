@@ -15,6 +15,7 @@ from django.core.validators import URLValidator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from accounts import avatars
@@ -82,6 +83,11 @@ class ProfileForm(forms.Form):
         return data
 
 
+def uploaded_src(user) -> str | None:
+    avatar = Avatar.objects.filter(user=user).first()
+    return None if avatar is None else reverse("accounts:avatar", kwargs={"name": avatar.name.rsplit("/", 1)[-1]})
+
+
 def quota_used(user) -> int:
     return Paste.objects.filter(owner=user).unexpired().total_chars()
 
@@ -125,7 +131,8 @@ def profile(request: HttpRequest) -> HttpResponse:
     context = {
         "form": form,
         "profile": current,
-        "uploaded": Avatar.objects.filter(user=request.user).exists(),
+        # Shown by its path: the page loads no image from elsewhere (SECURE_CSP), an avatar URL included.
+        "uploaded_src": uploaded_src(request.user),
         "quota_used": quota_used(request.user),
         "max_bytes_kib": settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024,
     }

@@ -55,6 +55,9 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/email/", "signed-in"),
     ("/accounts/password/change/", "signed-in"),
     ("/accounts/keys/", "signed-in"),
+    ("/accounts/profile/", "signed-in"),
+    ("/accounts/export/", "signed-in"),
+    ("/accounts/delete/", "signed-in"),
 ]
 
 
