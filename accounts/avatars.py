@@ -34,6 +34,10 @@ MAX_PIXELS = 4096 * 4096
 FORMATS = {"PNG": ("image/png", "png"), "JPEG": ("image/jpeg", "jpg"), "WEBP": ("image/webp", "webp")}
 
 
+def too_big_message() -> str:
+    return f"The image is too big: at most {settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024} KiB."
+
+
 class InvalidAvatar(ValueError):
     """The upload cannot be an avatar; the message says why, for the form."""
 
@@ -48,7 +52,7 @@ class EncodedAvatar:
 def encode(upload) -> EncodedAvatar:
     """Check the uploaded file and return it re-encoded, at most AVATAR_SIZE; InvalidAvatar if it cannot be."""
     if upload.size > settings.ACCOUNTS_AVATAR_MAX_BYTES:
-        raise InvalidAvatar(f"The image is too big: at most {settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024} KiB.")
+        raise InvalidAvatar(too_big_message())
     try:
         with warnings.catch_warnings():
             # Pillow only warns below twice its limit; every bomb is refused here.

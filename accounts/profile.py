@@ -16,6 +16,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
 from accounts import avatars
@@ -88,6 +89,15 @@ def uploaded_src(user) -> str | None:
     return None if avatar is None else reverse("accounts:avatar", kwargs={"name": avatar.name.rsplit("/", 1)[-1]})
 
 
+def _body_too_big(request: HttpRequest) -> bool:
+    try:
+        length = int(request.META.get("CONTENT_LENGTH") or 0)
+    except ValueError:
+        return False
+    # The image, the bio (up to 4 bytes a character) and the form's other fields and boundaries.
+    return length > settings.ACCOUNTS_AVATAR_MAX_BYTES + 4 * BIO_MAX_LENGTH + 16 * 1024
+
+
 def quota_used(user) -> int:
     return Paste.objects.filter(owner=user).unexpired().total_chars()
 
@@ -114,9 +124,22 @@ def save(request: HttpRequest, form: ProfileForm) -> None:
         raise
 
 
+# csrf_exempt here and csrf_protect below, as Django's documentation does for upload handlers: the
+# CSRF check reads the body, which would first copy a huge upload to a temporary file. A body too
+# big is refused unread; it changes nothing, so it needs no token.
+@csrf_exempt
 @login_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST" and _body_too_big(request):
+        current = PasteProfile.for_user(request.user)
+        form = ProfileForm(initial={"bio": current.bio, "avatar_url": current.avatar}, current_avatar=current.avatar)
+        return _page(request, form, current, status=413, body_error=avatars.too_big_message())
+    return _profile(request)
+
+
+@csrf_protect
+def _profile(request: HttpRequest) -> HttpResponse:
     current = PasteProfile.for_user(request.user)
     if request.method == "POST":
         form = ProfileForm(request.POST, request.FILES, current_avatar=current.avatar)
@@ -128,8 +151,13 @@ def profile(request: HttpRequest) -> HttpResponse:
     else:
         form = ProfileForm(initial={"bio": current.bio, "avatar_url": current.avatar}, current_avatar=current.avatar)
         status = 200
+    return _page(request, form, current, status=status)
+
+
+def _page(request: HttpRequest, form: ProfileForm, current: PasteProfile, *, status: int, body_error: str = ""):
     context = {
         "form": form,
+        "body_error": body_error,
         "profile": current,
         # Shown by its path: the page loads no image from elsewhere (SECURE_CSP), an avatar URL included.
         "uploaded_src": uploaded_src(request.user),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from PIL import Image
 
 from accounts.models import Avatar
@@ -276,3 +277,26 @@ def test_a_failing_save_leaves_no_file_behind(alice, user, media, monkeypatch):
 
 def test_an_unknown_avatar_is_404(client, db):
     assert client.get("/accounts/avatars/1-0123456789abcdef0123.png").status_code == 404
+
+
+def test_a_body_far_over_the_limit_is_refused_before_it_is_read(alice, user, media, settings):
+    settings.ACCOUNTS_AVATAR_MAX_BYTES = 2048
+    PasteProfile.objects.create(user=user, bio="before")
+    huge = SimpleUploadedFile("huge.png", b"\0" * 200_000, "image/png")
+
+    response = alice.post(URL, {"bio": "after", "avatar_url": "", "avatar_file": huge})
+
+    assert response.status_code == 413
+    assert "The image is too big: at most 2 KiB. Nothing was changed." in response.content.decode()
+    assert PasteProfile.objects.get(user=user).bio == "before"
+    assert stored_files(media) == []
+
+
+def test_a_post_without_the_csrf_token_changes_nothing(user):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(user)
+
+    response = client.post(URL, {"bio": "forged", "avatar_url": ""})
+
+    assert response.status_code == 403
+    assert not PasteProfile.objects.filter(user=user).exists()
