@@ -62,7 +62,8 @@ class Avatar(models.Model):
     """
 
     user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
-    name = models.CharField(max_length=200)
+    # Unique: /accounts/avatars/<name> finds the row by it.
+    name = models.CharField(max_length=200, unique=True)
     content_type = models.CharField(max_length=20)
     size = models.PositiveIntegerField()
     uploaded_at = models.DateTimeField(auto_now=True)
