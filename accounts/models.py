@@ -1,6 +1,7 @@
-"""What the accounts app keeps in the database of its own: failed sign-ins (who is signed in where is
-allauth's UserSession, accounts/sessions.py)."""
+"""What the accounts app keeps in the database of its own: failed sign-ins and uploaded avatars (who
+is signed in where is allauth's UserSession, accounts/sessions.py)."""
 
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -36,3 +37,22 @@ class SignInFailures(models.Model):
 
     def __str__(self) -> str:
         return f"{self.failures} failed sign-in(s) for {self.kind} {self.key}"
+
+
+class Avatar(models.Model):
+    """An avatar image the user uploaded at /accounts/profile/ (accounts/avatars.py).
+
+    The file is in Django's default storage, checked and re-encoded; `name` is its storage name,
+    which changes with every upload, so the URL that serves it changes too and may be cached long.
+    The user's PasteProfile.avatar holds that URL: B's user object shows it as any other avatar.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    # Unique: /accounts/avatars/<name> finds the row by it.
+    name = models.CharField(max_length=200, unique=True)
+    content_type = models.CharField(max_length=20)
+    size = models.PositiveIntegerField()
+    uploaded_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"Avatar of user {self.user_id}: {self.name}"

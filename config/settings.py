@@ -301,6 +301,10 @@ ACCOUNT_RATE_LIMITS = {
 # /accounts/sessions/ shows when each session was last seen (kept by accounts.sessions's middleware).
 USERSESSIONS_TRACK_ACTIVITY = True
 
+# Avatars uploaded at /accounts/profile/: most bytes of the uploaded file (it is then checked as an
+# image, re-encoded and shrunk to at most 256 by 256 pixels, so what is kept is far smaller).
+ACCOUNTS_AVATAR_MAX_BYTES = env_int("ACCOUNTS_AVATAR_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+
 # --- Internationalisation, static files -----------------------------------
 
 LANGUAGE_CODE = "en-us"
@@ -313,6 +317,9 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Files browsers ask for at the root of the site (/favicon.ico), served by whitenoise as they are.
 WHITENOISE_ROOT = BASE_DIR / "webroot"
+# Files people upload (avatars), through Django's default storage. Never served from here as they
+# are: a view checks and streams each (accounts/avatars.py), so no web server maps MEDIA_URL.
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},

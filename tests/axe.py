@@ -57,6 +57,9 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/keys/", "signed-in"),
     ("/accounts/", "signed-in"),
     ("/accounts/sessions/", "signed-in"),
+    ("/accounts/profile/", "signed-in"),
+    ("/accounts/export/", "signed-in"),
+    ("/accounts/delete/", "signed-in"),
 ]
 
 
