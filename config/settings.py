@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "accounts",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "reports",
     "pastes",
     "shortener",
@@ -295,6 +296,14 @@ ACCOUNT_RATE_LIMITS = {
     "login": False,
     "login_failed": False,
 }
+
+# Two-factor sign-in (allauth.mfa, /accounts/2fa/): a code from an authenticator app (TOTP) with
+# recovery codes, and passkeys, which also sign in on their own ("Sign in with a passkey" on
+# /accounts/login/). WebAuthn needs a secure origin: https, or http://localhost (fido2 accepts
+# it, as browsers do), so MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN stays off everywhere.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = SERVICE_NAME
 
 # --- Internationalisation, static files -----------------------------------
 
