@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.mfa",
+    "django.contrib.humanize",  # allauth.mfa's list of passkeys ("Last used 2 hours ago")
     "reports",
     "pastes",
     "shortener",

@@ -55,6 +55,12 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/email/", "signed-in"),
     ("/accounts/password/change/", "signed-in"),
     ("/accounts/keys/", "signed-in"),
+    # Two-factor sign-in (allauth.mfa); alice has recovery codes, no TOTP, no passkey (the sweep's objects).
+    ("/accounts/2fa/", "signed-in"),
+    ("/accounts/2fa/totp/activate/", "signed-in"),
+    ("/accounts/2fa/recovery-codes/", "signed-in"),
+    ("/accounts/2fa/webauthn/", "signed-in"),
+    ("/accounts/2fa/webauthn/add/", "signed-in"),
 ]
 
 

@@ -96,6 +96,22 @@ def test_the_security_pages_are_in_the_account_area_s_layout(client, alice, secr
     assert "Authenticator App" in body and "Recovery Codes" in body and "Security Keys" in body
 
 
+@pytest.mark.parametrize(
+    "path",
+    ["/accounts/2fa/", "/accounts/2fa/recovery-codes/", "/accounts/2fa/webauthn/", "/accounts/2fa/webauthn/add/"],
+)
+def test_each_security_page_shows_to_its_owner(alice, secret, path):
+    client = Client()
+    password_step(client)
+    code_step(client, pyotp.TOTP(secret).now())
+    client.post("/accounts/reauthenticate/", {"password": PASSWORD})
+
+    response = client.get(path)
+
+    assert response.status_code == status.HTTP_200_OK
+    assert '<main id="content">' in response.content.decode()
+
+
 def test_anonymous_readers_are_sent_to_sign_in(client):
     for path in ("/accounts/2fa/", "/accounts/2fa/totp/activate/", "/accounts/2fa/webauthn/"):
         response = client.get(path)

@@ -8,6 +8,7 @@ The list of pages is tests/axe.py's PAGES: a new page is covered by adding its p
 from datetime import timedelta
 
 import pytest
+from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 from django.contrib.auth.hashers import make_password
 from django.utils import timezone
 
@@ -43,11 +44,13 @@ def _sign_up_open(settings):
 def objects(user) -> dict[str, str]:
     """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.
 
-    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state.
+    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state, and
+    recovery codes.
     """
     ReportsApiKey.issue(user=user, name="ci pipeline")
     PastesApiKey.issue(user=user, name="editor", scope="read", expires_at=timezone.now() + timedelta(days=30))
     ShortenerApiKey.issue(user=user, name="an irc bot with a long name")[0].revoke()
+    RecoveryCodes.activate(user)  # so that /accounts/2fa/recovery-codes/ shows its codes
     content, key = encrypt("a secret line\n")
     return {
         "paste": PasteFactory(owner=user, name="Snippet", content="print('hello')\n", syntax="python").id,
