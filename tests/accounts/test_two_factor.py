@@ -16,6 +16,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework import status
 
+from accounts import signin_limits
 from shortener import messages
 from shortener.models import ApiKey
 
@@ -149,6 +150,22 @@ def test_a_wrong_code_is_refused(client, secret):
     assert response.status_code == status.HTTP_200_OK
     assert "Incorrect code." in response.content.decode()
     assert signed_in_as(client) is None
+
+
+def test_wrong_codes_count_as_failed_sign_ins_and_lock_the_account(client, settings, secret):
+    settings.ACCOUNTS_SIGNIN_ACCOUNT_FAILURES = 3
+    password_step(client)
+    for _ in range(3):
+        assert "Incorrect code." in code_step(client, "000000").content.decode()
+
+    locked = code_step(client, pyotp.TOTP(secret).now())
+    again = Client().post("/s/login", {"login": "alice", "password": PASSWORD, "_format": "json"})
+
+    assert signin_limits.LOCKED.format(seconds=60) in locked.content.decode()
+    assert signed_in_as(client) is None
+    # The password step is locked too, as after wrong passwords.
+    assert again.status_code == status.HTTP_429_TOO_MANY_REQUESTS
+    assert again.json() == {"success": False, "msg": messages.TOO_MANY_LOGINS.format(seconds=60)}
 
 
 def test_a_recovery_code_signs_in_once(alice, secret):
