@@ -61,6 +61,7 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/2fa/recovery-codes/", "signed-in"),
     ("/accounts/2fa/webauthn/", "signed-in"),
     ("/accounts/2fa/webauthn/add/", "signed-in"),
+    ("/accounts/reauthenticate/", "signed-in"),  # the password asked again before those
 ]
 
 
