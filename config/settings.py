@@ -66,6 +66,8 @@ INSTALLED_APPS = [
     "allauth",
     "allauth.account",
     "allauth.usersessions",
+    "allauth.mfa",
+    "django.contrib.humanize",  # allauth.mfa's list of passkeys ("Last used 2 hours ago")
     "reports",
     "pastes",
     "shortener",
@@ -304,6 +306,16 @@ USERSESSIONS_TRACK_ACTIVITY = True
 # Avatars uploaded at /accounts/profile/: most bytes of the uploaded file (it is then checked as an
 # image, re-encoded and shrunk to at most 256 by 256 pixels, so what is kept is far smaller).
 ACCOUNTS_AVATAR_MAX_BYTES = env_int("ACCOUNTS_AVATAR_MAX_BYTES", 2 * 1024 * 1024, minimum=1024)
+
+# Two-factor sign-in (allauth.mfa, /accounts/2fa/): a code from an authenticator app (TOTP) with
+# recovery codes, and passkeys, which also sign in on their own ("Sign in with a passkey" on
+# /accounts/login/). WebAuthn needs a secure origin: https, or http://localhost (fido2 accepts
+# it, as browsers do), so MFA_WEBAUTHN_ALLOW_INSECURE_ORIGIN stays off everywhere.
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
+MFA_PASSKEY_LOGIN_ENABLED = True
+MFA_TOTP_ISSUER = SERVICE_NAME
+# Wrong codes count as failed sign-ins (allauth's own limit on them is ACCOUNT_RATE_LIMITS' "login_failed", off).
+MFA_FORMS = {"authenticate": "accounts.two_factor.AuthenticateForm"}
 
 # --- Internationalisation, static files -----------------------------------
 

@@ -6,6 +6,11 @@ LOGOUT_OK = "You have been successfully logged out."
 LOGIN_FIELDS_MISSING = "The login and password fields are required."
 LOGIN_REQUIRED = "You need to log in first."
 TOO_MANY_LOGINS = "Too many login attempts. Please retry in {seconds} second(s)."
+# JSON clients only (the browser is handed to the second step): a right password is not enough.
+LOGIN_NEEDS_SECOND_FACTOR = (
+    "This account uses two-factor authentication, which this client cannot do: "
+    "sign in on {url} in a browser, or use an API token."
+)
 
 BAD_PASSWORD = "Bad password"
 # Pages only (JSON keeps Lstu's messages above).

@@ -60,6 +60,13 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/profile/", "signed-in"),
     ("/accounts/export/", "signed-in"),
     ("/accounts/delete/", "signed-in"),
+    # Two-factor sign-in (allauth.mfa); alice has recovery codes, no TOTP, no passkey (the sweep's objects).
+    ("/accounts/2fa/", "signed-in"),
+    ("/accounts/2fa/totp/activate/", "signed-in"),
+    ("/accounts/2fa/recovery-codes/", "signed-in"),
+    ("/accounts/2fa/webauthn/", "signed-in"),
+    ("/accounts/2fa/webauthn/add/", "signed-in"),
+    ("/accounts/reauthenticate/", "signed-in"),  # the password asked again before those
 ]
 
 

@@ -1,5 +1,7 @@
 """Helpers for the Playwright tests (the `browser` and `page` fixtures are in tests/conftest.py)."""
 
+import time
+
 from django.conf import settings
 from django.test import Client
 
@@ -8,9 +10,17 @@ DESKTOP = {"width": 1280, "height": 800}
 
 
 def sign_in(context, live_server, user) -> None:
-    """Give the browser context a session of `user`, as if they had signed in."""
+    """Give the browser context a session of `user`, as if they had just signed in with their password.
+
+    "Just": allauth's record of a password given moments ago, which its security pages (turning on
+    two-factor, adding a passkey, /accounts/2fa/…) ask for before they show.
+    """
     client = Client()
     client.force_login(user)
+    session = client.session
+    session["account_authentication_methods"] = [{"method": "password", "at": time.time(), "reauthenticated": True}]
+    session["account_authentication_methods_user"] = str(user.pk)
+    session.save()
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])
 

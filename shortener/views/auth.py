@@ -4,7 +4,9 @@ from django.contrib import messages as flash
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 
+from accounts import two_factor
 from accounts.stages import awaits_confirmation
 from shortener import messages
 from shortener.errors import Failure
@@ -42,6 +44,13 @@ def login_view(request: HttpRequest) -> HttpResponse:
         # gets no session here either: the same answer as a wrong password, which tells nothing.
         if user is None or awaits_confirmation(user):
             raise Failure(messages.LOGIN_FAILED, 401)
+        # Two-factor on: the password alone signs nobody in. A browser goes on to allauth's
+        # second step; a JSON client (Lstu's API clients) cannot, and is told so.
+        if two_factor.needs_second_step(user):
+            if not wants_json(request):
+                return two_factor.hand_over(request, user, next_url)
+            url = request.build_absolute_uri(reverse("account_login"))
+            raise Failure(messages.LOGIN_NEEDS_SECOND_FACTOR.format(url=url), 403)
     except Failure as failure:
         if wants_json(request):
             raise

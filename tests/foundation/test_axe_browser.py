@@ -8,6 +8,7 @@ The list of pages is tests/axe.py's PAGES: a new page is covered by adding its p
 from datetime import timedelta
 
 import pytest
+from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 from allauth.usersessions.models import UserSession
 from django.contrib.auth.hashers import make_password
 from django.test import Client
@@ -49,8 +50,9 @@ def _sign_up_open(settings):
 def objects(user) -> dict[str, str]:
     """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.
 
-    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state, and a
-    session in another browser, so that /accounts/sessions/ lists two and offers to sign out the other.
+    Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state, a
+    session in another browser, so that /accounts/sessions/ lists two and offers to sign out the other,
+    and recovery codes.
     """
     ReportsApiKey.issue(user=user, name="ci pipeline")
     PastesApiKey.issue(user=user, name="editor", scope="read", expires_at=timezone.now() + timedelta(days=30))
@@ -60,6 +62,7 @@ def objects(user) -> dict[str, str]:
     UserSession.objects.filter(session_key=elsewhere.session.session_key).update(
         ip="2001:db8:85a3::8a2e:370:7334", user_agent=CHROME
     )
+    RecoveryCodes.activate(user)  # so that /accounts/2fa/recovery-codes/ shows its codes
     content, key = encrypt("a secret line\n")
     return {
         "paste": PasteFactory(owner=user, name="Snippet", content="print('hello')\n", syntax="python").id,
