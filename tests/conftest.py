@@ -16,7 +16,6 @@ from rest_framework.test import APIClient  # noqa: E402
 
 from reports.tasks import forget_unclaimed  # noqa: E402
 from shortener import fastpath  # noqa: E402
-from shortener.services import counters  # noqa: E402
 from tests.database_holders import release_test_database  # noqa: E402
 
 
@@ -87,13 +86,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
     database = settings.DATABASES["default"]
     if database["ENGINE"] in ("django.db.backends.sqlite3", "common.sqlite_backend"):
         database.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("database") / "test.sqlite3")
-
-
-@pytest.fixture(autouse=True)
-def _no_random_counter_pruning(monkeypatch):
-    # One counted request in a hundred also prunes expired limit counters: an extra query that
-    # would make the query-count tests fail by chance.
-    monkeypatch.setattr(counters, "PRUNE_CHANCE", 0)
 
 
 @pytest.fixture(autouse=True)
