@@ -12,6 +12,7 @@ pytest_plugins = ["tests.logs"]
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import OperationalError  # noqa: E402
+from django.test import Client  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from reports.tasks import forget_unclaimed  # noqa: E402
@@ -123,6 +124,21 @@ def user(db):
 @pytest.fixture
 def other_user(db):
     return get_user_model().objects.create_user(username="bob", password="bob-password")
+
+
+@pytest.fixture
+def alice_client(user) -> Client:
+    """Alice's browser, signed in (force_login: no sign-in form, no counted attempt)."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def bob_client(other_user) -> Client:
+    client = Client()
+    client.force_login(other_user)
+    return client
 
 
 @pytest.fixture
