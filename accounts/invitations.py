@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext
 
 SALT = "accounts.invitations"
 # The address an accepted invitation opened the sign-up form for, in the session.
@@ -44,11 +45,11 @@ def invited_email(token: str) -> str:
     try:
         email = signing.loads(token, salt=SALT, max_age=timedelta(days=settings.ACCOUNTS_INVITE_MAX_AGE))
     except signing.SignatureExpired:
-        raise InvalidInvitation("This invitation has expired: ask for a new one.") from None
+        raise InvalidInvitation(gettext("This invitation has expired: ask for a new one.")) from None
     except signing.BadSignature:
-        raise InvalidInvitation("This invitation link is not valid: check that it was copied whole.") from None
+        raise InvalidInvitation(gettext("This invitation link is not valid: check that it was copied whole.")) from None
     if has_account(email):
-        raise InvalidInvitation("This invitation has been used: sign in, or reset your password.")
+        raise InvalidInvitation(gettext("This invitation has been used: sign in, or reset your password."))
     return email
 
 

@@ -15,16 +15,18 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from common.api_keys import INTERFACES, AbstractApiKey, Scope, expiry_on, key_model
 
-INTERFACE_LABELS = {"reports": "Reports", "pastes": "Pastes", "shortener": "Short links"}
+INTERFACE_LABELS = {"reports": _("Reports"), "pastes": _("Pastes"), "shortener": _("Short links")}
 INTERFACE_CHOICES = [
-    ("reports", "Reports (rpt_…, the /api/v1 API)"),
-    ("pastes", "Pastes (pst_…)"),
-    ("shortener", "Short links (shr_…, a short-link token)"),
+    ("reports", _("Reports (rpt_…, the /api/v1 API)")),
+    ("pastes", _("Pastes (pst_…)")),
+    ("shortener", _("Short links (shr_…, a short-link token)")),
 ]
 NAME_MAX_LENGTH = AbstractApiKey._meta.get_field("name").max_length
 
@@ -42,20 +44,22 @@ class KeyInterfaceConverter:
 
 
 class KeyForm(forms.Form):
-    interface = forms.ChoiceField(choices=INTERFACE_CHOICES, label="Interface")
-    name = forms.CharField(max_length=NAME_MAX_LENGTH, label="Name", help_text="What the key is for, e.g. CI or a bot.")
+    interface = forms.ChoiceField(choices=INTERFACE_CHOICES, label=_("Interface"))
+    name = forms.CharField(
+        max_length=NAME_MAX_LENGTH, label=_("Name"), help_text=_("What the key is for, e.g. CI or a bot.")
+    )
     scope = forms.ChoiceField(
         choices=Scope.choices,
         initial=Scope.WRITE,
         widget=forms.RadioSelect,
-        label="Scope",
-        help_text="A read-only key may only read (GET, HEAD and OPTIONS requests).",
+        label=_("Scope"),
+        help_text=_("A read-only key may only read (GET, HEAD and OPTIONS requests)."),
     )
     expires_at = forms.DateField(
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        label="Expires on (optional)",
-        help_text="From 00:00 UTC that day the key is refused like a revoked one. Empty: never.",
+        label=_("Expires on (optional)"),
+        help_text=_("From 00:00 UTC that day the key is refused like a revoked one. Empty: never."),
     )
 
     def __init__(self, *args: object, **kwargs: object) -> None:
@@ -69,7 +73,9 @@ class KeyForm(forms.Form):
             return None
         expires_at = expiry_on(day)
         if expires_at <= timezone.now():
-            raise forms.ValidationError("Choose a day after today: this one has begun or is past.", code="past")
+            raise forms.ValidationError(
+                gettext("Choose a day after today: this one has begun or is past."), code="past"
+            )
         return expires_at
 
 
@@ -126,5 +132,7 @@ def revoke(request: HttpRequest, interface: str, pk: int) -> HttpResponse:
     # Another user's key is as unknown as a missing one.
     api_key = get_object_or_404(key_model(interface), pk=pk, user=request.user)
     api_key.revoke()
-    messages.success(request, f"The key {api_key.hint}… is revoked: it no longer opens anything.")
+    messages.success(
+        request, gettext("The key {hint}… is revoked: it no longer opens anything.").format(hint=api_key.hint)
+    )
     return redirect("accounts:keys")

@@ -25,7 +25,6 @@ typos are far below the address's budget.
 
 import hashlib
 import ipaddress
-import random
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -39,12 +38,14 @@ from django.utils import timezone
 
 from accounts.models import SignInFailures
 from common.http import client_ip
+from common.pruning import Schedule
 
 Kind = SignInFailures.Kind
 # What a sign-in page says while locked (the shortener's /s/login keeps Lstu's "Too many login attempts…").
 LOCKED = "Too many failed sign-in attempts. Please retry in {seconds} second(s), or reset your password."
-# Expired counts are taken up again by their key's next failure; the others are deleted now and then.
-PRUNE_CHANCE = 0.01
+# Forgotten counts are taken up again by their key's next failure; the others are deleted by the
+# first failure of each PRUNING period (per process).
+PRUNING = Schedule(timedelta(hours=6))
 # Beyond this the doubling lock is at its cap anyway (2**30 seconds are 34 years).
 MAX_DOUBLINGS = 30
 
@@ -135,7 +136,7 @@ def count_failure(kind: str, key: str, now: datetime | None = None) -> SignInFai
             row.locked_until = max(row.locked_until or now, now + lock_duration(row.failures - threshold))
         row.forget_at = max(now, row.locked_until or now) + window
         row.save(update_fields=["failures", "locked_until", "forget_at"])
-    if random.random() < PRUNE_CHANCE:
+    if PRUNING.due():
         SignInFailures.objects.filter(forget_at__lt=now).delete()
     return row
 

@@ -6,6 +6,7 @@ from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts import invitations
@@ -23,7 +24,8 @@ def home(request: HttpRequest) -> HttpResponse:
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     """Open the sign-up form for the invited address, or say why the link no longer can."""
     if settings.ACCOUNTS_REGISTRATION == "closed":
-        return render(request, "accounts/invitation_refused.html", {"reason": "Sign-up is closed."}, status=403)
+        context = {"reason": gettext("Sign-up is closed.")}
+        return render(request, "accounts/invitation_refused.html", context, status=403)
     try:
         email = invitations.invited_email(token)
     except invitations.InvalidInvitation as refusal:
@@ -40,7 +42,7 @@ def invite(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
         invitations.send_invitation(email, request.build_absolute_uri("/"))
-        messages.success(request, f"Invitation mailed to {email}.")
+        messages.success(request, gettext("Invitation mailed to {email}.").format(email=email))
         return redirect("accounts:invite")
     context = {
         "form": form,

@@ -3,9 +3,8 @@ from django.contrib.admin import apps as admin_apps
 
 
 class CommonConfig(AppConfig):
-    """The project-level app: what serves all three interfaces (for now, their management commands).
-
-    It has no models; the API-key base class here is abstract, each interface has its own table.
+    """The project-level app: what serves all three interfaces (their management commands, the limits'
+    counters of common/models.py). The API-key base class here is abstract: each interface has its own table.
     """
 
     name = "common"

@@ -12,7 +12,7 @@ It is a DRF throttle (`throttle_classes = [...]`), and plain Django views call
 `hit(request)` themselves. Counting is common.ratelimit's atomic cache increment, so
 parallel requests from one client cannot slip past the limit together. Without Redis that
 cache is each process's memory, so a limit that guards a secret counts elsewhere
-(`count()`; shortener.throttling's DurableThrottle and SharedThrottle).
+(`count()`): DurableThrottle in the database, SharedThrottle in Redis or else the database.
 """
 
 from django.conf import settings
@@ -21,7 +21,7 @@ from rest_framework.exceptions import Throttled
 from rest_framework.throttling import BaseThrottle
 from rest_framework.views import APIView
 
-from common import ratelimit
+from common import counters, ratelimit
 from common.http import client_ip
 from common.ratelimit import RateLimit
 
@@ -74,6 +74,29 @@ class Throttle(BaseThrottle):
 
     def wait(self) -> float | None:
         return self.outcome.retry_after if self.outcome is not None else None
+
+
+class DurableThrottle(Throttle):
+    """A throttle counted in the database (common/counters.py): exact across processes, and it
+    holds while Redis is down or restarted. For limits on guessing a secret (passwords)."""
+
+    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
+        count = counters.hit(key, seconds=period)
+        return RateLimit(count.value <= limit, limit, max(0, limit - count.value), count.seconds_left)
+
+
+class SharedThrottle(DurableThrottle):
+    """A throttle counted in Redis when REDIS_URL is set, else in the database: exact across processes.
+
+    For limits counted on every request of an interface, where a database write per request is
+    worth saving when Redis is there; the plain cache would be each process's memory without it.
+    While Redis is down, such a limit counts per process (common/cache.py), as the cache's do.
+    """
+
+    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
+        if settings.REDIS_URL:
+            return ratelimit.hit(key, limit=limit, period=period)
+        return super().count(key, limit=limit, period=period)
 
 
 def per_period(period: int) -> str:

@@ -7,6 +7,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
+from common.permissions import READ_ONLY_KEY
 from pastes.serializers import (
     ACCOUNT_MAX_PER_PAGE,
     ACCOUNT_PER_PAGE,
@@ -124,6 +125,10 @@ TOO_LARGE = _error(
     "PASTES_MAX_BODY_BYTES."
 )
 UNSUPPORTED = _error("The body is not sent as Content-Type: application/json.")
+# Every operation that writes: a read key (scope `read`) is refused before the paste is looked at.
+READ_ONLY_DOC = f'The API key is read-only (scope `read`): `{{"code": 403, "message": "{READ_ONLY_KEY}"}}`'
+READ_ONLY = _error(READ_ONLY_DOC + ".")
+NOT_OWNER_OR_READ_ONLY = _error(READ_ONLY_DOC + "; or the paste belongs to someone else.")
 
 READ_RULES = (
     "No key is needed for public and unlisted pastes; a private paste is visible only to its owner (404 for "
@@ -180,6 +185,7 @@ CREATE = {
         200: PasteSerializer,
         400: BAD_REQUEST,
         401: UNAUTHORIZED,
+        403: READ_ONLY,
         413: TOO_LARGE,
         415: UNSUPPORTED,
         429: RATE_LIMITED,
@@ -224,14 +230,15 @@ EDIT = {
         "it is the same label as before. `views` and `created_at` are kept. The quota is checked with the new "
         "content in place of the old. Another user gets 403 for a paste they can see (public or unlisted) "
         "and 404 for one they cannot (private). Allowed expirations: " + ", ".join(EXPIRATION_LABELS) + ". "
-        "Checks run in this order: key (401), paste visible (404), owner (403), body (400), quota (413). " + _limits()
+        "Checks run in this order: key (401), key's scope (403), paste visible (404), owner (403), body (400), "
+        "quota (413). " + _limits()
     ),
     "request": PasteEditSerializer,
     "responses": {
         200: PasteSerializer,
         400: BAD_REQUEST,
         401: UNAUTHORIZED,
-        403: _error("The paste belongs to someone else."),
+        403: NOT_OWNER_OR_READ_ONLY,
         404: NOT_FOUND,
         413: TOO_LARGE,
         415: UNSUPPORTED,
@@ -251,7 +258,7 @@ DELETE = {
     "responses": {
         204: OpenApiResponse(description="Deleted."),
         401: UNAUTHORIZED,
-        403: _error("The paste belongs to someone else."),
+        403: NOT_OWNER_OR_READ_ONLY,
         404: NOT_FOUND,
         429: RATE_LIMITED,
     },

@@ -4,10 +4,9 @@ guesses at a paste's password per paste and address, and password checks (right 
 from django.db.models import F
 from django.http import HttpRequest
 
-from common.throttling import Throttle, per_period
+from common.models import LimitCounter
+from common.throttling import DurableThrottle, Throttle, per_period
 from pastes.errors import TooManyPasswordAttempts, TooManyPasswordChecks
-from shortener.models import LimitCounter
-from shortener.throttling import DurableThrottle
 
 READ_METHODS = ("GET", "HEAD", "OPTIONS")
 
@@ -65,7 +64,7 @@ class PasswordCheckThrottle(DurableThrottle):
 class PastePasswordThrottle(DurableThrottle):
     """Guesses at one paste's password from one address: PASTES_PASSWORD_RATE_LIMIT per PASTES_PASSWORD_RATE_PERIOD.
 
-    Counted in the database like the shortener's sign-in limit (shortener.throttling.DurableThrottle),
+    Counted in the database like the shortener's sign-in limit (common.throttling.DurableThrottle),
     so the limit holds while Redis is down or after it restarts empty. Every attempt is counted
     before the password is checked, so parallel guesses cannot slip past the limit together; a
     right password then gives its attempt back (`release`), so a reader who knows it is never limited

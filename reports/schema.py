@@ -11,6 +11,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
+from common.permissions import READ_ONLY_KEY
 from reports.filters import AuditFilterSet, ProjectFilterSet, ReportFilterSet, fallback_parameters
 from reports.models import Report
 from reports.serializers import (
@@ -86,6 +87,15 @@ ERRORS = {
         '`{"message": "Too Many Attempts."}`.'
     ),
 }
+# Every operation that writes: a read key (scope `read`) is refused before anything else is looked at.
+READ_ONLY = OpenApiResponse(
+    description=f'The API key is read-only (scope `read`): `{{"message": "{READ_ONLY_KEY}", "status": 403}}`.',
+    response=inline_serializer(
+        "ReadOnlyKeyError",
+        {"message": serializers.CharField(default=READ_ONLY_KEY), "status": serializers.IntegerField(default=403)},
+    ),
+)
+WRITE_ERRORS = {**ERRORS, 403: READ_ONLY}
 NOT_FOUND = OpenApiResponse(
     description='Unknown id, or another user\'s report: `{"message": "Resource not found.", "status": 404}`.'
 )
@@ -164,23 +174,35 @@ REPORTS = extend_schema_view(
         "reference does. " + ACCEPTED_DOC + " " + PRIVATE_DOC,
         request=_by_media_type(ReportCreateSerializer, ReportCreateFormSerializer),
         parameters=[LOCATION],
-        responses={201: _record_schema("ReportCreated"), 202: ACCEPTED, 422: INVALID, **ERRORS},
+        responses={201: _record_schema("ReportCreated"), 202: ACCEPTED, 422: INVALID, **WRITE_ERRORS},
     ),
     update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
         request=_by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
         parameters=[LOCATION],
-        responses={200: _record_schema("ReportUpdated"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
+        responses={
+            200: _record_schema("ReportUpdated"),
+            202: ACCEPTED,
+            404: NOT_FOUND,
+            422: INVALID,
+            **WRITE_ERRORS,
+        },
     ),
     partial_update=extend_schema(
         summary="Update a report",
         description=UPDATE_DOC,
         request=_by_media_type(ReportUpdateSerializer, ReportUpdateFormSerializer),
         parameters=[LOCATION],
-        responses={200: _record_schema("ReportPatched"), 202: ACCEPTED, 404: NOT_FOUND, 422: INVALID, **ERRORS},
+        responses={
+            200: _record_schema("ReportPatched"),
+            202: ACCEPTED,
+            404: NOT_FOUND,
+            422: INVALID,
+            **WRITE_ERRORS,
+        },
     ),
-    destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
+    destroy=extend_schema(summary="Delete a report", responses={200: DELETED, 404: NOT_FOUND, **WRITE_ERRORS}),
     compare=extend_schema(
         summary="Compare two reports",
         description="What changed in this report since the report `with`: score deltas overall and per category, "
@@ -204,6 +226,28 @@ REPORTS = extend_schema_view(
     ),
 )
 
+WEBHOOKS_DOC = {
+    "summary": "List (GET) or add (POST) a project's webhooks",
+    "description": "POST answers 201 with the webhook and its `secret`, shown this once (generated when absent). "
+    "Deliveries are signed: `X-Webtools-Signature: sha256=<HMAC-SHA256 of the body>`.",
+    "request": WebhookCreateSerializer,
+}
+WEBHOOK_RESPONSES = {
+    200: inline_serializer(
+        "WebhookList", {"data": WebhookSerializer(many=True), "status": serializers.IntegerField(default=200)}
+    ),
+    201: inline_serializer(
+        "WebhookCreated",
+        {
+            "data": inline_serializer(
+                "WebhookWithSecret", {**WebhookSerializer().get_fields(), "secret": serializers.CharField()}
+            ),
+            "status": serializers.IntegerField(default=201),
+        },
+    ),
+    404: NOT_FOUND,
+    422: INVALID,
+}
 
 PROJECTS = extend_schema_view(
     partial_update=extend_schema(
@@ -218,33 +262,15 @@ PROJECTS = extend_schema_view(
             ),
             404: NOT_FOUND,
             422: INVALID,
-            **ERRORS,
+            **WRITE_ERRORS,
         },
     ),
-    webhooks=extend_schema(
-        summary="List (GET) or add (POST) a project's webhooks",
-        description="POST answers 201 with the webhook and its `secret`, shown this once (generated when absent). "
-        "Deliveries are signed: `X-Webtools-Signature: sha256=<HMAC-SHA256 of the body>`.",
-        request=WebhookCreateSerializer,
-        responses={
-            200: inline_serializer(
-                "WebhookList", {"data": WebhookSerializer(many=True), "status": serializers.IntegerField(default=200)}
-            ),
-            201: inline_serializer(
-                "WebhookCreated",
-                {
-                    "data": inline_serializer(
-                        "WebhookWithSecret", {**WebhookSerializer().get_fields(), "secret": serializers.CharField()}
-                    ),
-                    "status": serializers.IntegerField(default=201),
-                },
-            ),
-            404: NOT_FOUND,
-            422: INVALID,
-            **ERRORS,
-        },
-    ),
-    webhook_delete=extend_schema(summary="Delete a webhook", responses={200: DELETED, 404: NOT_FOUND, **ERRORS}),
+    # One action, two methods: only POST writes, so only POST can meet the read key's 403.
+    webhooks=[
+        extend_schema(methods=["GET"], **WEBHOOKS_DOC, responses={**WEBHOOK_RESPONSES, **ERRORS}),
+        extend_schema(methods=["POST"], **WEBHOOKS_DOC, responses={**WEBHOOK_RESPONSES, **WRITE_ERRORS}),
+    ],
+    webhook_delete=extend_schema(summary="Delete a webhook", responses={200: DELETED, 404: NOT_FOUND, **WRITE_ERRORS}),
     list=extend_schema(
         summary="List projects",
         description="The key owner's projects (one per host it has reports of), in Laravel's paginated envelope. "
@@ -267,7 +293,7 @@ PROJECTS = extend_schema_view(
                 },
             ),
             404: OpenApiResponse(description="The owner has no project of that name."),
-            **ERRORS,
+            **WRITE_ERRORS,
         },
     ),
 )
@@ -323,7 +349,7 @@ AUDITS = extend_schema_view(
                 "AuditAccepted", {"data": AuditSerializer(), "status": serializers.IntegerField(default=202)}
             ),
             422: INVALID,
-            **ERRORS,
+            **WRITE_ERRORS,
             429: OpenApiResponse(
                 description='Over REPORTS_RATE_LIMIT requests per period (`{"message": "Too Many Attempts."}`), '
                 "or the key owner already has REPORTS_AUDIT_MAX_QUEUED audits queued or running: "
@@ -344,7 +370,7 @@ AUDITS = extend_schema_view(
                 },
             ),
             404: AUDIT_NOT_FOUND,
-            **ERRORS,
+            **WRITE_ERRORS,
         },
     ),
     compare=extend_schema(

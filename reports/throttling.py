@@ -2,12 +2,12 @@
 
 Both count across processes (a limit counted in each process's memory let two processes take
 twice the tries at a page's password): the API in Redis when there is one, else in the database;
-password tries always in the database, like the shortener's and the pastes' (shortener.throttling).
+password tries always in the database, like the shortener's and the pastes' (common.throttling).
 """
 
 from django.http import HttpRequest
 
-from shortener.throttling import DurableThrottle, SharedThrottle
+from common.throttling import DurableThrottle, SharedThrottle
 
 
 class ApiKeyRateThrottle(SharedThrottle):

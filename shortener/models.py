@@ -363,27 +363,6 @@ class LinkImport(models.Model):
         return f"import {self.key} of {self.user_id}: {self.done}/{self.total}"
 
 
-class LimitCounter(models.Model):
-    """A limit's count (services/counters.py): password tries, admin password bans, anonymous shortenings.
-
-    In the database, not only in Redis: a ban must hold in every process while Redis is down
-    (each process would count on its own) and after Redis restarts without its data.
-    """
-
-    key = models.CharField(max_length=200, unique=True)
-    count = models.PositiveIntegerField()
-    # The count lives until then; a count past it starts again from one.
-    expires_at = models.DateTimeField(db_index=True)
-
-    class Meta:
-        constraints = [
-            models.CheckConstraint(condition=Q(count__gte=1), name="shortener_limitcounter_count_positive"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.key}: {self.count} until {self.expires_at}"
-
-
 class LinkTag(models.Model):
     """One tag of one link: the owner's own words, to find links again (`?tag=` on /stats)."""
 

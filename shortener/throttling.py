@@ -3,38 +3,11 @@
 Signing in is limited on its failures, per account and per address: accounts/signin_limits.py.
 """
 
-from django.conf import settings
 from django.http import HttpRequest
 
-from common import ratelimit
-from common.ratelimit import RateLimit
-from common.throttling import Throttle
+from common.throttling import DurableThrottle, Throttle
 from shortener import messages
 from shortener.errors import Failure
-from shortener.services import counters
-
-
-class DurableThrottle(Throttle):
-    """A throttle counted in the database (services/counters.py): exact across processes, and it
-    holds while Redis is down or restarted. For limits on guessing a secret (passwords)."""
-
-    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
-        count = counters.hit(key, seconds=period)
-        return RateLimit(count.value <= limit, limit, max(0, limit - count.value), count.seconds_left)
-
-
-class SharedThrottle(DurableThrottle):
-    """A throttle counted in Redis when REDIS_URL is set, else in the database: exact across processes.
-
-    For limits counted on every request of an interface, where a database write per request is
-    worth saving when Redis is there; the plain cache would be each process's memory without it.
-    While Redis is down, such a limit counts per process (common/cache.py), as the cache's do.
-    """
-
-    def count(self, key: str, *, limit: int, period: int) -> RateLimit:
-        if settings.REDIS_URL:
-            return ratelimit.hit(key, limit=limit, period=period)
-        return super().count(key, limit=limit, period=period)
 
 
 class CreateThrottle(Throttle):

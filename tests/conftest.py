@@ -12,11 +12,11 @@ pytest_plugins = ["tests.logs"]
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.core.cache import cache  # noqa: E402
 from django.db import OperationalError  # noqa: E402
+from django.test import Client  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
 
 from reports.tasks import forget_unclaimed  # noqa: E402
 from shortener import fastpath  # noqa: E402
-from shortener.services import counters  # noqa: E402
 from tests.database_holders import release_test_database  # noqa: E402
 
 
@@ -90,13 +90,6 @@ def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, t
 
 
 @pytest.fixture(autouse=True)
-def _no_random_counter_pruning(monkeypatch):
-    # One counted request in a hundred also prunes expired limit counters: an extra query that
-    # would make the query-count tests fail by chance.
-    monkeypatch.setattr(counters, "PRUNE_CHANCE", 0)
-
-
-@pytest.fixture(autouse=True)
 def _fresh_health():
     # /healthz remembers whether analyses are unclaimed for a second; each test sets its own queue.
     forget_unclaimed()
@@ -131,6 +124,21 @@ def user(db):
 @pytest.fixture
 def other_user(db):
     return get_user_model().objects.create_user(username="bob", password="bob-password")
+
+
+@pytest.fixture
+def alice_client(user) -> Client:
+    """Alice's browser, signed in (force_login: no sign-in form, no counted attempt)."""
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.fixture
+def bob_client(other_user) -> Client:
+    client = Client()
+    client.force_login(other_user)
+    return client
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
 
+from common import counters
 from common.http import client_ip
 from shortener import messages
 from shortener.errors import Failure
-from shortener.services import counters
 from shortener.tokens import has_token
 
 SESSION_KEY = "shortener_admin_until"
@@ -79,7 +79,7 @@ def admin_login(request: HttpRequest, password: str) -> None:
         raise Failure(messages.ADMIN_UNAVAILABLE, 403)
     key = _strikes_key(request)
     ban = settings.SHORTENER_ADMIN_BAN_SECONDS
-    # In the database (services/counters.py): the ban holds while Redis is down or restarted.
+    # In the database (common/counters.py): the ban holds while Redis is down or restarted.
     strikes = counters.hit(key, seconds=ban, prolong=True).value
     if strikes > settings.SHORTENER_ADMIN_MAX_BAD_PASSWORDS:
         raise Failure(messages.TOO_MANY_BAD_PASSWORDS, 429, retry_after=ban)

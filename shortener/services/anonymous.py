@@ -2,16 +2,16 @@
 
 Lstu bans an address that shortens several URLs within about a second for an hour, renews
 the ban at every attempt made while banned, and makes it 30 days once those attempts
-pile up. The counters live in the database (services/counters.py), so every process sees
+pile up. The counters live in the database (common/counters.py), so every process sees
 the same ban, while Redis is down and after it restarts too.
 """
 
 from django.conf import settings
 from django.http import HttpRequest
 
+from common import counters
 from shortener import messages
 from shortener.errors import Failure
-from shortener.services import counters
 from shortener.throttling import AnonymousBurstThrottle
 
 HOUR = 3600

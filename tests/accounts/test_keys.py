@@ -24,20 +24,6 @@ PAGE = "/accounts/keys/"
 NOW = datetime(2026, 6, 15, 12, tzinfo=UTC)
 
 
-@pytest.fixture
-def alice(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def bob(other_user) -> Client:
-    client = Client()
-    client.force_login(other_user)
-    return client
-
-
 def no_keys() -> bool:
     return not any(key_model(interface).objects.exists() for interface in INTERFACES)
 
@@ -95,7 +81,7 @@ def test_anonymous_cannot_revoke_a_key(client, user):
 # The list
 
 
-def test_the_page_lists_every_key_and_token_of_the_user_and_no_one_elses(alice, user, other_user):
+def test_the_page_lists_every_key_and_token_of_the_user_and_no_one_elses(alice_client, user, other_user):
     with time_machine.travel(NOW, tick=False):
         reports_key, _ = ReportsApiKey.issue(user=user, name="ci pipeline")
     with time_machine.travel(NOW + timedelta(days=1), tick=False):
@@ -106,7 +92,7 @@ def test_the_page_lists_every_key_and_token_of_the_user_and_no_one_elses(alice, 
     ReportsApiKey.issue(user=other_user, name="bobs key")
 
     with time_machine.travel(NOW + timedelta(days=3), tick=False):
-        response = alice.get(PAGE)
+        response = alice_client.get(PAGE)
 
     assert response.status_code == status.HTTP_200_OK
     assert response["Cache-Control"].startswith("max-age=0") and "no-store" in response["Cache-Control"]
@@ -149,11 +135,11 @@ def test_the_page_lists_every_key_and_token_of_the_user_and_no_one_elses(alice, 
     assert "bobs key" not in page
 
 
-def test_an_expired_key_says_so(alice, user):
+def test_an_expired_key_says_so(alice_client, user):
     ReportsApiKey.issue(user=user, name="old", expires_at=NOW)
 
     with time_machine.travel(NOW + timedelta(days=1), tick=False):
-        page = alice.get(PAGE).content.decode()
+        page = alice_client.get(PAGE).content.decode()
 
     assert "(expired)" in page
 
@@ -162,9 +148,9 @@ def test_an_expired_key_says_so(alice, user):
 
 
 @pytest.mark.parametrize("interface", ["reports", "pastes", "shortener"])
-def test_the_user_makes_a_key_and_sees_it_once(alice, user, interface):
-    response = make(alice, interface=interface, name="laptop")
-    later = alice.get(PAGE)
+def test_the_user_makes_a_key_and_sees_it_once(alice_client, user, interface):
+    response = make(alice_client, interface=interface, name="laptop")
+    later = alice_client.get(PAGE)
 
     assert response.status_code == status.HTTP_200_OK
     assert "no-store" in response["Cache-Control"]
@@ -178,10 +164,10 @@ def test_the_user_makes_a_key_and_sees_it_once(alice, user, interface):
     assert api_key.hint in later.content.decode()
 
 
-def test_a_key_made_on_the_page_works_like_curl_would_use_it(alice):
-    reports_key = shown_key(make(alice, interface="reports", scope="read"))
-    pastes_key = shown_key(make(alice, interface="pastes"))
-    token = shown_key(make(alice, interface="shortener"))
+def test_a_key_made_on_the_page_works_like_curl_would_use_it(alice_client):
+    reports_key = shown_key(make(alice_client, interface="reports", scope="read"))
+    pastes_key = shown_key(make(alice_client, interface="pastes"))
+    token = shown_key(make(alice_client, interface="shortener"))
     curl = Client()  # no session, no cookie: only the header
 
     reports_read = curl.get("/api/v1/reports", HTTP_AUTHORIZATION=f"Bearer {reports_key}")
@@ -199,18 +185,18 @@ def test_a_key_made_on_the_page_works_like_curl_would_use_it(alice):
     assert ShortLink.objects.get().url == "https://lstu.fr"
 
 
-def test_a_read_key_that_expires_on_a_day(alice, user):
+def test_a_read_key_that_expires_on_a_day(alice_client, user):
     with time_machine.travel(NOW, tick=False):
-        response = make(alice, interface="pastes", scope="read", expires_at="2026-07-01")
+        response = make(alice_client, interface="pastes", scope="read", expires_at="2026-07-01")
 
     assert response.status_code == status.HTTP_200_OK
     api_key = PastesApiKey.objects.get()
     assert (api_key.scope, api_key.expires_at) == ("read", datetime(2026, 7, 1, tzinfo=UTC))
 
 
-def test_the_date_picker_offers_tomorrow_at_the_earliest(alice):
+def test_the_date_picker_offers_tomorrow_at_the_earliest(alice_client):
     with time_machine.travel(NOW, tick=False):
-        page = alice.get(PAGE).content.decode()
+        page = alice_client.get(PAGE).content.decode()
 
     assert re.search(r'<input type="date" name="expires_at" min="2026-06-16"', page)
 
@@ -232,9 +218,9 @@ def test_the_date_picker_offers_tomorrow_at_the_earliest(alice):
         ({"expires_at": "2020-01-01"}, "expires_at", "Choose a day after today: this one has begun or is past."),
     ],
 )
-def test_bad_input_is_a_form_error_and_writes_nothing(alice, fields, field, message):
+def test_bad_input_is_a_form_error_and_writes_nothing(alice_client, fields, field, message):
     with time_machine.travel(NOW, tick=False):
-        response = make(alice, **fields)
+        response = make(alice_client, **fields)
 
     assert response.status_code == status.HTTP_400_BAD_REQUEST
     assert response.context["form"].errors == {field: [message]}
@@ -267,11 +253,11 @@ def test_a_form_with_the_csrf_token_makes_the_key(user):
 
 
 @pytest.mark.parametrize("interface", ["reports", "pastes", "shortener"])
-def test_the_owner_revokes_a_key_and_it_stops_working_at_once(alice, user, interface):
+def test_the_owner_revokes_a_key_and_it_stops_working_at_once(alice_client, user, interface):
     model = key_model(interface)
     api_key, raw_key = model.issue(user=user, name="leaked")
 
-    response = alice.post(f"/accounts/keys/{interface}-{api_key.pk}/revoke", follow=True)
+    response = alice_client.post(f"/accounts/keys/{interface}-{api_key.pk}/revoke", follow=True)
 
     assert response.redirect_chain == [(PAGE, status.HTTP_302_FOUND)]
     assert f"The key {api_key.hint}… is revoked: it no longer opens anything." in response.content.decode()
@@ -280,58 +266,58 @@ def test_the_owner_revokes_a_key_and_it_stops_working_at_once(alice, user, inter
     assert model.authenticate(raw_key) is None
 
 
-def test_a_revoked_key_is_refused_by_its_interface_right_after(alice, user):
+def test_a_revoked_key_is_refused_by_its_interface_right_after(alice_client, user):
     api_key, raw_key = ReportsApiKey.issue(user=user)
     curl = Client()
     assert curl.get("/api/v1/reports", HTTP_AUTHORIZATION=f"Bearer {raw_key}").status_code == 200
 
-    alice.post(f"/accounts/keys/reports-{api_key.pk}/revoke")
+    alice_client.post(f"/accounts/keys/reports-{api_key.pk}/revoke")
     response = curl.get("/api/v1/reports", HTTP_AUTHORIZATION=f"Bearer {raw_key}")
 
     assert response.status_code == status.HTTP_401_UNAUTHORIZED
     assert response.json() == {"message": "Unauthenticated."}
 
 
-def test_revoking_twice_keeps_the_first_time(alice, user):
+def test_revoking_twice_keeps_the_first_time(alice_client, user):
     api_key, _raw_key = PastesApiKey.issue(user=user)
     with time_machine.travel(NOW, tick=False):
-        alice.post(f"/accounts/keys/pastes-{api_key.pk}/revoke")
+        alice_client.post(f"/accounts/keys/pastes-{api_key.pk}/revoke")
     with time_machine.travel(NOW + timedelta(hours=1), tick=False):
-        response = alice.post(f"/accounts/keys/pastes-{api_key.pk}/revoke")
+        response = alice_client.post(f"/accounts/keys/pastes-{api_key.pk}/revoke")
 
     assert response.status_code == status.HTTP_302_FOUND
     api_key.refresh_from_db()
     assert api_key.revoked_at == NOW
 
 
-def test_another_users_key_is_not_found(bob, user):
+def test_another_users_key_is_not_found(bob_client, user):
     api_key, raw_key = ShortenerApiKey.issue(user=user)
 
-    response = bob.post(f"/accounts/keys/shortener-{api_key.pk}/revoke")
+    response = bob_client.post(f"/accounts/keys/shortener-{api_key.pk}/revoke")
 
     assert response.status_code == status.HTTP_404_NOT_FOUND
     assert ShortenerApiKey.authenticate(raw_key) == api_key
 
 
 @pytest.mark.parametrize("path", ["reports-999999/revoke", "admin-1/revoke", "reports-x/revoke", "1/revoke"])
-def test_an_unknown_key_is_not_found(alice, user, path):
+def test_an_unknown_key_is_not_found(alice_client, user, path):
     api_key, _raw_key = ReportsApiKey.issue(user=user)
 
-    response = alice.post(f"/accounts/keys/{path}")
+    response = alice_client.post(f"/accounts/keys/{path}")
 
     assert response.status_code == status.HTTP_404_NOT_FOUND
     api_key.refresh_from_db()
     assert not api_key.is_revoked
 
 
-def test_the_same_number_in_another_interface_is_another_key(alice, user, other_user):
+def test_the_same_number_in_another_interface_is_another_key(alice_client, user, other_user):
     # Each interface numbers its keys: pastes-1 is not reports-1.
     mine, _ = ReportsApiKey.issue(user=user)
     bobs = PastesApiKey(pk=mine.pk, user=other_user)  # the same number, whatever the sequences are at
     bobs.set_raw_key(PastesApiKey.generate_raw_key())
     bobs.save()
 
-    response = alice.post(f"/accounts/keys/pastes-{bobs.pk}/revoke")
+    response = alice_client.post(f"/accounts/keys/pastes-{bobs.pk}/revoke")
 
     assert response.status_code == status.HTTP_404_NOT_FOUND
     bobs.refresh_from_db()
@@ -339,10 +325,10 @@ def test_the_same_number_in_another_interface_is_another_key(alice, user, other_
     assert not bobs.is_revoked and not mine.is_revoked
 
 
-def test_revoking_needs_a_post(alice, user):
+def test_revoking_needs_a_post(alice_client, user):
     api_key, _raw_key = ReportsApiKey.issue(user=user)
 
-    response = alice.get(f"/accounts/keys/reports-{api_key.pk}/revoke")
+    response = alice_client.get(f"/accounts/keys/reports-{api_key.pk}/revoke")
 
     assert response.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
     api_key.refresh_from_db()
@@ -361,26 +347,26 @@ def test_revoking_needs_the_csrf_token(user):
     assert not api_key.is_revoked
 
 
-def test_the_page_answers_only_get_head_and_post(alice):
-    assert alice.head(PAGE).status_code == status.HTTP_200_OK
-    assert alice.put(PAGE).status_code == status.HTTP_405_METHOD_NOT_ALLOWED
+def test_the_page_answers_only_get_head_and_post(alice_client):
+    assert alice_client.head(PAGE).status_code == status.HTTP_200_OK
+    assert alice_client.put(PAGE).status_code == status.HTTP_405_METHOD_NOT_ALLOWED
     assert no_keys()
 
 
-def test_the_page_makes_one_query_per_interface(alice, user, django_assert_num_queries):
+def test_the_page_makes_one_query_per_interface(alice_client, user, django_assert_num_queries):
     for interface in INTERFACES:
         key_model(interface).issue(user=user)
 
     # The session and its user, then one query per interface's keys.
     with django_assert_num_queries(2 + len(INTERFACES)):
-        alice.get(PAGE)
+        alice_client.get(PAGE)
 
 
-def test_an_inactive_user_has_no_page(alice, user):
+def test_an_inactive_user_has_no_page(alice_client, user):
     user.is_active = False
     user.save()
 
-    response = alice.get(PAGE)
+    response = alice_client.get(PAGE)
 
     # Django's sessions no longer sign in a deactivated user: back to the sign-in page.
     assert response.status_code == status.HTTP_302_FOUND

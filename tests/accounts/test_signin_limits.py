@@ -292,3 +292,92 @@ def test_parallel_wrong_passwords_past_the_limit_lock_the_account(settings):
     assert checked >= 3 and set(results) <= {401, 429}
     assert failures("account", f"user:{user.pk}") == checked
     assert sign_in("alice", "alice-password").status_code == 429
+
+
+# --- the same on the site's sign-in and the admin's (issue 44, item 5) ---------------
+
+
+def site_sign_in(login: str, password: str, *, address: str = OFFICE, client: Client | None = None):
+    client = client or Client()
+    return client.post("/accounts/login/", {"login": login, "password": password}, REMOTE_ADDR=address)
+
+
+def admin_door_sign_in(login: str, password: str, *, address: str = OFFICE, client: Client | None = None):
+    client = client or Client()
+    data = {"username": login, "password": password, "next": "/admin/"}
+    return client.post("/admin/login/", data, REMOTE_ADDR=address)
+
+
+DOORS = {"site": site_sign_in, "admin": admin_door_sign_in}
+# Where each sends a person it let in.
+LANDING = {"site": "/", "admin": "/admin/"}
+
+
+def signed_in(response) -> bool:
+    return "_auth_user_id" in response.wsgi_request.session
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("door", DOORS)
+def test_thirty_people_behind_one_address_all_sign_in_within_a_minute_on_every_door(door, frozen):
+    sign_in_at = DOORS[door]
+    # Staff, so that the admin lets them in too.
+    people = [
+        get_user_model().objects.create_user(f"colleague{n}", password=f"password-{n}", is_staff=True)
+        for n in range(30)
+    ]
+    for person in people[:5]:
+        assert not signed_in(sign_in_at(person.username, "typo"))
+
+    answers = []
+    for n, person in enumerate(people):
+        client = Client()
+        response = sign_in_at(person.username, f"password-{n}", client=client)
+        answers.append((response.status_code, response["Location"] if response.status_code == 302 else None))
+        assert client.session["_auth_user_id"] == str(person.pk)
+        frozen.shift(timedelta(seconds=1))
+
+    assert answers == [(302, LANDING[door])] * 30
+    assert failures("address", OFFICE) == 5
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("door", DOORS)
+def test_ten_wrong_passwords_lock_password_sign_in_with_a_growing_delay_on_every_door(door, settings, frozen):
+    sign_in_at = DOORS[door]
+    staff = get_user_model().objects.create_user("carol", password="carol-password", is_staff=True)
+    wrong = [signed_in(sign_in_at("carol", "wrong", address=f"198.51.100.{n}")) for n in range(10)]
+
+    locked = sign_in_at("carol", "carol-password")
+    frozen.shift(timedelta(seconds=61))
+    sign_in_at("carol", "wrong")  # past the first lock: checked, and the lock doubles
+    frozen.shift(timedelta(seconds=61))
+    still_locked = sign_in_at("carol", "carol-password")
+    frozen.shift(timedelta(seconds=60))
+    back = sign_in_at("carol", "carol-password")
+
+    assert wrong == [False] * 10
+    assert not signed_in(locked)
+    assert not signed_in(still_locked)  # 120 s this time, not 60
+    assert (back.status_code, back["Location"]) == (302, LANDING[door])
+    assert signed_in(back) and back.wsgi_request.session["_auth_user_id"] == str(staff.pk)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("door", DOORS)
+def test_an_unknown_name_gets_the_same_answers_as_a_wrong_password_on_every_door(door, frozen):
+    sign_in_at = DOORS[door]
+    get_user_model().objects.create_user("carol", password="carol-password", is_staff=True)
+
+    def eleven_wrong(login: str) -> list[tuple[int, str]]:
+        answers = [sign_in_at(login, "wrong", address=f"198.51.100.{n}") for n in range(11)]
+        return [(answer.status_code, without_csrf_token(answer)) for answer in answers]
+
+    known, unknown = eleven_wrong("carol"), eleven_wrong("nobody")
+
+    def named(login: str, answers: list) -> list:
+        # The form shows back the name typed, and the admin's page has a new CSP nonce on each answer.
+        return [(code, re.sub(r'nonce="[^"]*"', "", body.replace(login, "NAME"))) for code, body in answers]
+
+    assert named("carol", known) == named("nobody", unknown)
+    assert {code for code, _ in known} == {200}  # the form again, with its error

@@ -5,12 +5,13 @@ shortener tokens) in the admin's transaction: before, a disabled user's sessions
 table and their keys came back to life when the account was turned on again.
 """
 
+import json
 from html.parser import HTMLParser
 
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.sessions.models import Session
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from rest_framework import status
@@ -290,3 +291,125 @@ def test_the_user_list_at_many_users_never_counts_the_whole_table(admin_client, 
         assert changelist.result_count == changelist.queryset.count()
     if "q" in params:
         assert [person.username for person in changelist.result_list] == [f"person{n:05}" for n in range(120, 130)]
+
+
+# --- at 10⁵ users, on PostgreSQL: the plans ------------------------------------------
+
+HUNDRED_THOUSAND = 100_000
+
+
+@pytest.fixture
+def hundred_thousand_users(db):
+    """10⁵ people: one in a thousand staff, one in 5,000 superuser, one in seven disabled; then ANALYZE."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "INSERT INTO auth_user (password, is_superuser, username, first_name, last_name, email, is_staff,"
+            " is_active, date_joined)"
+            " SELECT '!', n %% 5000 = 0, 'person' || lpad(n::text, 6, '0'), '', '', 'person' || n || '@example.org',"
+            " n %% 1000 = 0, n %% 7 <> 0, now() FROM generate_series(1, %s) AS n",
+            [HUNDRED_THOUSAND],
+        )
+        # As autovacuum does after a day of sign-ups: the new rows' trigrams move from the GIN indexes'
+        # pending lists (which every search reads whole, so the planner would rather scan the table)
+        # into the indexes themselves.
+        for index in ("accounts_user_username_trgm", "accounts_user_email_trgm"):
+            cursor.execute("SELECT gin_clean_pending_list(%s::regclass)", [index])
+        cursor.execute("ANALYZE auth_user")
+
+
+def plan_nodes(plan: dict) -> list[dict]:
+    return [plan, *(node for child in plan.get("Plans", []) for node in plan_nodes(child))]
+
+
+def user_list_plans(queries) -> dict[str, list[dict]]:
+    """Each of the page's statements that read auth_user, with the nodes of its plan as PostgreSQL ran it.
+
+    Replayed in order, with the settings the page made for its next statements (common.paging's
+    page_rows turns bitmap scans off for a list whose total is an estimate).
+    """
+    plans = {}
+    with transaction.atomic(), connection.cursor() as cursor:
+        for query in queries.captured_queries:
+            sql = query["sql"]
+            if sql.startswith("SET LOCAL enable_bitmapscan"):
+                cursor.execute(sql)
+            elif sql.startswith("SELECT") and '"auth_user"' in sql:
+                cursor.execute(f"EXPLAIN (ANALYZE, FORMAT JSON) {sql}")
+                plan = cursor.fetchone()[0]
+                plan = json.loads(plan) if isinstance(plan, str) else plan
+                plans[sql] = plan_nodes(plan[0]["Plan"])
+        transaction.set_rollback(True)
+    return plans
+
+
+def rows_scanned(nodes: list[dict]) -> int:
+    """The rows of auth_user that sequential scans read: those they kept and those their filter removed.
+
+    A scan under a LIMIT stops early (the planner may prefer it for a count capped at 101 of a
+    term one user in a hundred matches: some 10,000 rows); a count of the table would read them all.
+    """
+    return sum(
+        node["Actual Rows"] * node["Actual Loops"] + node.get("Rows Removed by Filter", 0)
+        for node in nodes
+        if node["Node Type"] == "Seq Scan" and node.get("Relation Name") == "auth_user"
+    )
+
+
+def indexes_used(plans: dict[str, list[dict]]) -> set[str]:
+    return {node["Index Name"] for nodes in plans.values() for node in nodes if "Index Name" in node}
+
+
+TRIGRAMS = {"accounts_user_username_trgm", "accounts_user_email_trgm"}
+# (the list's parameters, the users it shows in order, the indexes its statements must read)
+LISTS = [
+    ({}, lambda users: users.order_by("username"), {"auth_user_username_key"}),
+    ({"p": "40"}, lambda users: users.order_by("username")[39 * 50 :], {"auth_user_username_key"}),
+    ({"q": "person01234"}, lambda users: users.filter(username__startswith="person01234"), TRIGRAMS),
+    ({"q": "34@EXAMPLE"}, lambda users: users.filter(email__icontains="34@example"), TRIGRAMS),
+    # Every user matches: walking the usernames in order meets a page's worth at once.
+    ({"q": "example"}, lambda users: users.filter(email__icontains="example"), {"auth_user_username_key"}),
+    ({"is_staff__exact": "1"}, lambda users: users.filter(is_staff=True), {"accounts_user_staff_username"}),
+    ({"is_superuser__exact": "1"}, lambda users: users.filter(is_superuser=True), {"accounts_user_superuser_username"}),
+    ({"is_active__exact": "0"}, lambda users: users.filter(is_active=False), {"accounts_user_inactive_username"}),
+    (
+        {"q": "person0999", "is_active__exact": "1"},
+        lambda users: users.filter(username__startswith="person0999", is_active=True),
+        TRIGRAMS,
+    ),
+]
+
+
+@pytest.mark.postgres
+def test_at_a_hundred_thousand_users_every_list_reads_indexes_and_counts_no_table(admin_client, hundred_thousand_users):
+    # One test over every list: the 10⁵ users are made once.
+    for params, expected, indexes in LISTS:
+        # In a savepoint undone after it: what the page SETs LOCAL ends with it, as with its own transaction.
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            response = admin_client.get(USERS_URL, params)
+            transaction.set_rollback(True)
+
+        assert response.status_code == status.HTTP_200_OK, params
+        changelist = response.context["cl"]
+        shown = [person.username for person in changelist.result_list]
+        assert shown == [person.username for person in expected(User.objects.order_by("username"))[:50]], params
+        assert changelist.full_result_count is None, params
+        assert unbounded_user_counts(queries) == [], params
+        plans = user_list_plans(queries)
+        scanned = {sql: rows for sql, nodes in plans.items() if (rows := rows_scanned(nodes)) > HUNDRED_THOUSAND // 4}
+        assert scanned == {}, params
+        assert indexes <= indexes_used(plans), params
+
+
+def test_the_user_list_indexes_exist_on_postgresql_only(db):
+    names = {
+        "accounts_user_username_trgm",
+        "accounts_user_email_trgm",
+        "accounts_user_staff_username",
+        "accounts_user_superuser_username",
+        "accounts_user_inactive_username",
+    }
+    with connection.cursor() as cursor:
+        indexes = set(connection.introspection.get_constraints(cursor, "auth_user"))
+
+    assert (names <= indexes) == (connection.vendor == "postgresql")
+    assert names & indexes in (set(), names)

@@ -4,8 +4,8 @@ guesses limited per paste and address in the database, nothing counted or burned
 import pytest
 from django.test import Client
 
+from common.models import LimitCounter
 from pastes.models import Paste
-from shortener.models import LimitCounter
 from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.factories import PasteFactory
 

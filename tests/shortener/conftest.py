@@ -6,20 +6,6 @@ JSON = {"_format": "json"}
 
 
 @pytest.fixture
-def alice_client(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
-@pytest.fixture
-def bob_client(other_user) -> Client:
-    client = Client()
-    client.force_login(other_user)
-    return client
-
-
-@pytest.fixture
 def admin_password(settings) -> str:
     settings.SHORTENER_ADMINPWD = ADMIN_PASSWORD
     return ADMIN_PASSWORD

@@ -25,7 +25,7 @@ import shortener.fastpath
 FASTPATH_DIR = Path(shortener.fastpath.__file__).parent
 PROJECT_DIR = FASTPATH_DIR.parents[1]
 FORBIDDEN = ("shortener.views", "shortener.urls", "shortener.negotiation")
-PROJECT_PACKAGES = ("config", "common", "reports", "pastes", "shortener")
+PROJECT_PACKAGES = ("config", "common", "accounts", "reports", "pastes", "shortener")
 
 
 def imports(path: Path, package: str) -> Iterator[tuple[str, list[str]]]:

@@ -2,8 +2,8 @@ import pytest
 from django.core.cache import cache
 from rest_framework import status
 
+from common.models import LimitCounter
 from reports.models import Report
-from shortener.models import LimitCounter
 from tests.reports.asserts import assert_reports_error
 
 pytestmark = pytest.mark.django_db

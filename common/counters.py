@@ -6,24 +6,25 @@ so parallel requests in any number of processes count exactly. Rate limits that 
 clients down (tokens, creates, imports, interface B's reads and writes) stay in the cache, where
 a Redis outage costs at most a per-process allowance (common/cache.py); these decide whether
 someone may keep guessing a password or keep shortening, so the database is their record: a
-ban holds while Redis is down and after it restarts empty (shortener.throttling).
+ban holds while Redis is down and after it restarts empty (common.throttling's DurableThrottle).
 """
 
-import random
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from django.db import connection
 from django.utils import timezone
 
-from shortener.models import LimitCounter
+from common.models import LimitCounter
+from common.pruning import Schedule
 
 TABLE = connection.ops.quote_name(LimitCounter._meta.db_table)
 # Quoted: KEY is a keyword in SQLite's and PostgreSQL's grammar, COUNT a function.
 KEY, COUNT, EXPIRES = (connection.ops.quote_name(column) for column in ("key", "count", "expires_at"))
-# Expired rows are taken up again by their key's next count; the rest are deleted now and then.
-PRUNE_CHANCE = 0.01
+# Expired rows are taken up again by their key's next count; the rows of keys never counted again
+# are deleted a day after they expired, by the first count of each PRUNING period (per process).
 PRUNE_AFTER = timedelta(days=1)
+PRUNING = Schedule(timedelta(hours=6))
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ def hit(key: str, *, seconds: int, prolong: bool = False) -> Count:
             [key, _db(now + timedelta(seconds=seconds)), _db(now), _db(now), prolong],
         )
         count = _read(cursor.fetchone())
-        if random.random() < PRUNE_CHANCE:
+        if PRUNING.due():
             cursor.execute(f"DELETE FROM {TABLE} WHERE {EXPIRES} < %s", [_db(now - PRUNE_AFTER)])
     return count
 
