@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from functools import update_wrapper
 
+from django.conf import settings
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
@@ -12,6 +13,15 @@ from common.sign_in import sign_in_redirect
 
 
 class AdminSite(admin.AdminSite):
+    def login(self, request: HttpRequest, extra_context: dict | None = None) -> HttpResponse:
+        """Django's, unless ACCOUNTS_PASSWORD_LOGIN=0: then the site's sign-in page (single sign-on), and back.
+
+        A password posted here would be refused anyway (accounts.backends.SignInLimitGuard).
+        """
+        if not settings.ACCOUNTS_PASSWORD_LOGIN:
+            return sign_in_redirect(request, request.GET.get("next") or reverse("admin:index", current_app=self.name))
+        return super().login(request, extra_context)
+
     def admin_view(self, view: Callable[..., HttpResponse], cacheable: bool = False) -> Callable[..., HttpResponse]:
         """Django's admin_view, whose redirect to the admin's sign-in page leaves out a `next` it would not follow.
 

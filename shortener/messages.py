@@ -6,6 +6,7 @@ LOGOUT_OK = "You have been successfully logged out."
 LOGIN_FIELDS_MISSING = "The login and password fields are required."
 LOGIN_REQUIRED = "You need to log in first."
 TOO_MANY_LOGINS = "Too many login attempts. Please retry in {seconds} second(s)."
+PASSWORD_LOGIN_OFF = "Passwords are not used on this server: sign in with {provider} at {url}."
 
 BAD_PASSWORD = "Bad password"
 # Pages only (JSON keeps Lstu's messages above).
