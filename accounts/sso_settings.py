@@ -19,7 +19,7 @@ def sso_apps(*, issuer: str, name: str, client_id: str, secret: str) -> list[dic
     if not issuer.startswith(("https://", "http://")):
         raise ImproperlyConfigured(f"OIDC_ISSUER must be the provider's https:// address, not {issuer!r}.")
     if not client_id:
-        raise ImproperlyConfigured("OIDC_CLIENT_ID must be set with OIDC_ISSUER (the client registered at the provider).")
+        raise ImproperlyConfigured("OIDC_CLIENT_ID (the client registered at the provider) must go with OIDC_ISSUER.")
     return [
         {
             "provider_id": PROVIDER_ID,

@@ -12,6 +12,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from accounts.sso_settings import form_targets as sso_form_targets
+from accounts.sso_settings import sso_apps
 from common.env import (
     env_bool,
     env_database,
@@ -22,8 +24,6 @@ from common.env import (
     env_str,
     url_with_query,
 )
-from accounts.sso_settings import form_targets as sso_form_targets
-from accounts.sso_settings import sso_apps
 from config import __version__
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -243,7 +243,10 @@ SOCIALACCOUNT_ADAPTER = "accounts.sso.SocialAccountAdapter"
 SOCIALACCOUNT_PROVIDERS = {
     "openid_connect": {
         "APPS": sso_apps(
-            issuer=OIDC_ISSUER, name=OIDC_NAME, client_id=env_str("OIDC_CLIENT_ID"), secret=env_secret("OIDC_CLIENT_SECRET")
+            issuer=OIDC_ISSUER,
+            name=OIDC_NAME,
+            client_id=env_str("OIDC_CLIENT_ID"),
+            secret=env_secret("OIDC_CLIENT_SECRET"),
         ),
         # PKCE too: a code intercepted on its way back is useless without this browser's verifier.
         "OAUTH_PKCE_ENABLED": True,

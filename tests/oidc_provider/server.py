@@ -27,9 +27,10 @@ class IdentityProvider:
         folder = Path(self.directory.name)
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         key_file = folder / "key.pem"
-        key_file.write_bytes(
-            key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption())
+        pem = key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
+        key_file.write_bytes(pem)
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.oidc_provider.settings",
