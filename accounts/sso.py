@@ -19,11 +19,13 @@ from django.contrib.auth.models import AbstractUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 
-# allauth's pages that take or give a password to sign in, refused with ACCOUNTS_PASSWORD_LOGIN=0
-# (the sign-in form only when posted: its page shows the single sign-on button). Changing the
-# password of an account signed in stays possible: it signs nobody in.
+# allauth's pages that take or give a password, refused with ACCOUNTS_PASSWORD_LOGIN=0 (the sign-in
+# form only when posted: its page shows the single sign-on button). A password set or changed
+# then could sign in nowhere; the one an account had is kept for when password sign-in returns.
 PASSWORD_PAGES = {
     "account_signup",
+    "account_change_password",
+    "account_set_password",
     "account_reset_password",
     "account_reset_password_done",
     "account_reset_password_from_key",

@@ -9,7 +9,7 @@ from django.core import mail
 
 from accounts.sso_settings import PROVIDER_ID, form_targets, sso_apps
 from tests.axe import axe_violations, describe
-from tests.browser import PHONE, collect_csp_errors, overflow
+from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
 from tests.oidc_provider.server import CLIENT_ID, CLIENT_SECRET, IdentityProvider
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -21,6 +21,7 @@ PROVIDER_USERS = [
     {"username": "carol", "password": "carol-at-the-provider-7", "email": "carol@acme.example", "verified": False},
     {"username": "dave", "password": "dave-at-the-provider-7", "email": "dave@acme.example", "verified": True},
     {"username": "erin", "password": "erin-at-the-provider-7", "email": "erin@acme.example", "verified": True},
+    {"username": "frank", "password": "frank-at-the-provider-7", "email": "", "verified": False},
 ]
 PASSWORDS = {person["username"]: person["password"] for person in PROVIDER_USERS}
 
@@ -202,4 +203,59 @@ def test_single_sign_on_only_hides_the_password_form_and_refuses_a_password(brow
     single_sign_on(page, base, sso, "alice")
     page.wait_for_url(f"{base}/")
     assert page.get_by_test_id("signed-in-as").inner_text() == "Signed in as alice"
+    context.close()
+
+
+@pytest.mark.parametrize(("viewport", "scheme"), [(PHONE, "dark"), (DESKTOP, "light")])
+def test_the_single_sign_on_pages_pass_axe_and_fit(browser, live_server, sso, settings, viewport, scheme):
+    base = live_server.url
+    alice = User.objects.create_user("alice", "alice@example.org")
+    SocialAccount.objects.create(user=alice, provider=PROVIDER_ID, uid="alice-at-acme")
+    pages = {
+        "sign-in with its button": ("anonymous", "/accounts/login/"),
+        "confirmation": ("anonymous", f"/accounts/oidc/{PROVIDER_ID}/login/?process=login"),
+        "connections": ("signed-in", "/accounts/3rdparty/"),
+        "password reset, single sign-on only": ("anonymous", "/accounts/password/reset/"),
+        "sign-in, single sign-on only": ("anonymous", "/accounts/login/"),
+    }
+    problems = {}
+    for name, (who, path) in pages.items():
+        settings.ACCOUNTS_PASSWORD_LOGIN = "single sign-on only" not in name
+        context, page = new_page(browser, viewport=viewport, color_scheme=scheme)
+        if who == "signed-in":
+            sign_in(context, live_server, alice)
+        csp_errors = collect_csp_errors(page)
+        page.goto(f"{base}{path}")
+        assert page.get_by_role("heading", level=1).count() == 1, name
+        violations = axe_violations(page)
+        if violations or overflow(page) or csp_errors:
+            problems[name] = (describe(violations), overflow(page), csp_errors)
+        context.close()
+
+    assert problems == {}
+
+
+def test_a_provider_that_gives_no_address_leads_to_allauth_s_form_for_one(browser, live_server, sso, registration):
+    registration("closed", verification="mandatory")
+    base = live_server.url
+    context, page = new_page(browser, viewport=PHONE, color_scheme="dark")
+    csp_errors = collect_csp_errors(page)
+    page.goto(f"{base}/accounts/login/")
+    single_sign_on(page, base, sso, "frank")
+
+    page.wait_for_url(f"{base}/accounts/3rdparty/signup/")
+    assert overflow(page) == 0
+    assert axe_violations(page) == [], describe(axe_violations(page))
+    assert page.locator('input[name="username"]').input_value() == "frank"  # the provider's preferred_username
+    assert page.locator('input[name="password1"]').count() == 0
+    page.locator('input[name="email"]').fill("frank@example.org")
+    page.locator("main form").get_by_role("button").click()
+
+    page.wait_for_url(f"{base}/accounts/confirm-email/")  # an address typed here is confirmed by mail
+    (message,) = mail.outbox
+    assert message.to == ["frank@example.org"]
+    user = User.objects.get(username="frank")
+    assert SocialAccount.objects.get(user=user).provider == PROVIDER_ID
+    assert not EmailAddress.objects.get(user=user).verified
+    assert csp_errors == []
     context.close()

@@ -179,7 +179,7 @@ def test_single_sign_on_only_refuses_a_password_on_the_sign_in_page(client, user
 
 
 @pytest.mark.django_db
-def test_single_sign_on_only_refuses_password_sign_up_and_reset(client, user, sso_only, settings):
+def test_single_sign_on_only_refuses_password_sign_up_reset_and_change(client, user, sso_only, settings):
     settings.ACCOUNTS_REGISTRATION = "open"
     user.email = "alice@example.org"
     user.save()
@@ -191,8 +191,16 @@ def test_single_sign_on_only_refuses_password_sign_up_and_reset(client, user, ss
         client.get("/accounts/password/reset/"),
         client.post("/accounts/password/reset/", {"email": "alice@example.org"}),
     ]
+    client.force_login(user)
+    changed = client.post(
+        "/accounts/password/change/",
+        {"oldpassword": "alice-password", "password1": "orbit-Lantern-42", "password2": "orbit-Lantern-42"},
+    )
+    answers.append(changed)
 
-    assert [answer.status_code for answer in answers] == [403] * 4
+    assert [answer.status_code for answer in answers] == [403] * 5
+    user.refresh_from_db()
+    assert user.check_password("alice-password")
     assert all("Passwords are not used here" in answer.content.decode() for answer in answers)
     assert not User.objects.filter(username=signup_data()["username"]).exists()
     assert mail.outbox == []
@@ -274,3 +282,23 @@ def test_staff_signed_in_by_single_sign_on_reach_the_admin(client, sso_only):
     client.force_login(staff, backend="allauth.account.auth_backends.AuthenticationBackend")
 
     assert client.get("/admin/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_the_account_area_links_single_sign_on_and_not_passwords_when_they_are_off(client, user, sso_only):
+    client.force_login(user)
+
+    nav = client.get("/accounts/email/").content.decode()
+
+    assert 'href="/accounts/3rdparty/">Single sign-on</a>' in nav
+    assert 'href="/accounts/password/change/"' not in nav
+
+
+@pytest.mark.django_db
+def test_without_a_provider_the_account_area_has_no_single_sign_on_link(client, user):
+    client.force_login(user)
+
+    nav = client.get("/accounts/email/").content.decode()
+
+    assert "Single sign-on" not in nav
+    assert 'href="/accounts/password/change/"' in nav
