@@ -12,8 +12,8 @@ controls. Such a sign-in is not connected; allauth asks for another address inst
 """
 
 from allauth.account.models import EmailAddress
-from allauth.socialaccount.adapter import DefaultSocialAccountAdapter
-from allauth.socialaccount.models import SocialLogin
+from allauth.socialaccount.adapter import DefaultSocialAccountAdapter, _build_apps_from_settings
+from allauth.socialaccount.models import SocialApp, SocialLogin
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.http import HttpRequest, HttpResponse
@@ -36,6 +36,12 @@ PASSWORD_PAGES = {
 class SocialAccountAdapter(DefaultSocialAccountAdapter):
     def is_open_for_signup(self, request: HttpRequest, sociallogin: SocialLogin) -> bool:
         return True
+
+    def list_apps(self, request: HttpRequest | None, provider=None, client_id=None) -> list[SocialApp]:
+        """The provider of the OIDC_* variables only: allauth would also query its SocialApp table at
+        every page showing the button, for apps this site never configures there."""
+        apps = _build_apps_from_settings(provider=provider, client_id=client_id)
+        return [app for provider_apps in apps.values() for app in provider_apps]
 
     def authenticate_by_email(self, sociallogin: SocialLogin) -> tuple[AbstractUser, str] | None:
         found = super().authenticate_by_email(sociallogin)  # the provider's verified addresses only

@@ -302,3 +302,21 @@ def test_without_a_provider_the_account_area_has_no_single_sign_on_link(client, 
 
     assert "Single sign-on" not in nav
     assert 'href="/accounts/password/change/"' in nav
+
+
+@pytest.mark.django_db
+def test_the_sign_in_page_reads_the_provider_from_the_settings_without_a_query(client, sso, django_assert_num_queries):
+    client.get("/accounts/login/")  # the session and its first queries
+    with django_assert_num_queries(0):
+        page = client.get("/accounts/login/")
+
+    assert "Sign in with Acme" in page.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_connected_accounts_and_not_allauth_s_app_tables(admin_client):
+    index = admin_client.get("/admin/").content.decode()
+
+    assert "/admin/socialaccount/socialaccount/" in index
+    assert "/admin/socialaccount/socialapp/" not in index
+    assert "/admin/socialaccount/socialtoken/" not in index
