@@ -9,10 +9,15 @@ from django.http import HttpRequest
 from accounts import invitations
 
 ALLAUTH_EMAIL_STAGE = "allauth.account.stages.EmailVerificationStage"
+# Where allauth keeps a single sign-on whose account is not made yet (its socialaccount signup flow).
+SOCIAL_SIGNUP_SESSION_KEY = "socialaccount_sociallogin"
 
 
 class AccountAdapter(DefaultAccountAdapter):
     def is_open_for_signup(self, request: HttpRequest) -> bool:
+        # Sign-up with a password; single sign-on has its own rule (accounts/sso.py).
+        if not settings.ACCOUNTS_PASSWORD_LOGIN:
+            return False
         mode = settings.ACCOUNTS_REGISTRATION
         if mode == "invite":
             return invitations.session_invited_email(request) is not None
@@ -21,8 +26,14 @@ class AccountAdapter(DefaultAccountAdapter):
     def clean_email(self, email: str) -> str:
         email = super().clean_email(email)
         request = self.request
-        # At sign-up by invitation, the invited address only (a signed-in person may add others).
-        if settings.ACCOUNTS_REGISTRATION == "invite" and request is not None and not request.user.is_authenticated:
+        # At sign-up by invitation, the invited address only (a signed-in person may add others, and
+        # single sign-on, whose form asks for an address when the provider's is taken, any).
+        if (
+            settings.ACCOUNTS_REGISTRATION == "invite"
+            and request is not None
+            and not request.user.is_authenticated
+            and SOCIAL_SIGNUP_SESSION_KEY not in request.session
+        ):
             invited = request.session.get(invitations.SESSION_KEY)
             if invited is None or invited.lower() != email.strip().lower():
                 raise forms.ValidationError(f"This invitation is for {invited}: sign up with that address.")

@@ -1,5 +1,6 @@
 """The authentication backend that goes first: it refuses every password sign-in while locked."""
 
+from django.conf import settings
 from django.contrib.auth.backends import BaseBackend, ModelBackend
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
@@ -9,6 +10,8 @@ from accounts import signin_limits
 
 class SignInLimitGuard(BaseBackend):
     """First in AUTHENTICATION_BACKENDS: while the account or the address is locked, no password is checked.
+
+    Nor ever with ACCOUNTS_PASSWORD_LOGIN=0 (single sign-on only, accounts/sso.py).
 
     PermissionDenied stops django.contrib.auth.authenticate() before any other backend (the
     database's, LDAP's) is asked, and makes it send user_login_failed. The lock's remaining
@@ -24,6 +27,8 @@ class SignInLimitGuard(BaseBackend):
     def authenticate(self, request: HttpRequest | None, **credentials: object) -> None:
         if "password" not in credentials:  # a passkey, single sign-on: not a guess at a password
             return None
+        if not settings.ACCOUNTS_PASSWORD_LOGIN:  # single sign-on only: no password is checked at all
+            raise PermissionDenied
         seconds = signin_limits.locked_for(signin_limits.keys_of(request, credentials))
         if seconds is None:
             return None

@@ -1,9 +1,11 @@
-"""The admin site: Django's, but its sign-in redirect goes through common.sign_in, and its sign-in form
-hands an account with two-factor on to allauth's second step (accounts/two_factor.py)."""
+"""The admin site: Django's, but its sign-in redirect goes through common.sign_in, its sign-in form
+hands an account with two-factor on to allauth's second step (accounts/two_factor.py), and with
+single sign-on only (ACCOUNTS_PASSWORD_LOGIN=0) it has no password form at all."""
 
 from collections.abc import Callable
 from functools import update_wrapper
 
+from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.contrib.auth.decorators import login_not_required
@@ -43,8 +45,12 @@ class AdminSite(admin.AdminSite):
         an account with two-factor on: it goes on to allauth's second step, then to the admin.
 
         allauth's advice (secure_admin_login) sends the admin's sign-in to /accounts/login/; this
-        keeps the admin's own form, as operators and their scripts use it.
+        keeps the admin's own form, as operators and their scripts use it. With ACCOUNTS_PASSWORD_LOGIN=0
+        it sends to the site's sign-in page (single sign-on) instead, and back; a password posted here
+        would be refused anyway (accounts.backends.SignInLimitGuard).
         """
+        if not settings.ACCOUNTS_PASSWORD_LOGIN:
+            return sign_in_redirect(request, request.GET.get("next") or reverse("admin:index", current_app=self.name))
         from django.contrib.admin.forms import AdminAuthenticationForm  # imports User: not at module level
 
         redirect_url = LoginView().get_redirect_url(request) or reverse("admin:index", current_app=self.name)

@@ -12,6 +12,8 @@ from pathlib import Path
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
+from accounts.sso_settings import form_targets as sso_form_targets
+from accounts.sso_settings import sso_apps
 from common.env import (
     env_bool,
     env_database,
@@ -68,6 +70,10 @@ INSTALLED_APPS = [
     "allauth.usersessions",
     "allauth.mfa",
     "django.contrib.humanize",  # allauth.mfa's list of passkeys ("Last used 2 hours ago")
+    # Single sign-on by OpenID Connect (accounts/sso.py): installed always, so that its tables exist
+    # before OIDC_ISSUER is set; without it, no provider is configured and nothing of it shows.
+    "allauth.socialaccount",
+    "allauth.socialaccount.providers.openid_connect",
     "reports",
     "pastes",
     "shortener",
@@ -88,6 +94,7 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     # "Last seen" of signed-in sessions, without a query for anyone else (accounts/sessions.py).
     "accounts.sessions.SessionActivityMiddleware",
+    "accounts.sso.PasswordLoginOffMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",
@@ -229,6 +236,36 @@ if LDAP_URI:
     )
     AUTHENTICATION_BACKENDS.append(accounts_ldap.BACKEND)
 # --- end of LDAP sign-in ---------------------------------------------------
+
+# --- Single sign-on (OIDC, accounts/sso.py) -----------------------------------
+# One OpenID Connect provider, offered as "Sign in with <OIDC_NAME>" on /accounts/login/; it
+# redirects back to /accounts/oidc/sso/login/callback/. ACCOUNTS_PASSWORD_LOGIN=0 leaves that
+# button alone: no password is then taken anywhere (local, LDAP, /s/login, the admin).
+OIDC_ISSUER = env_str("OIDC_ISSUER").strip().rstrip("/")
+OIDC_NAME = env_str("OIDC_NAME", "single sign-on").strip() or "single sign-on"
+ACCOUNTS_PASSWORD_LOGIN = env_bool("ACCOUNTS_PASSWORD_LOGIN", True)
+SOCIALACCOUNT_ADAPTER = "accounts.sso.SocialAccountAdapter"
+SOCIALACCOUNT_PROVIDERS = {
+    "openid_connect": {
+        "APPS": sso_apps(
+            issuer=OIDC_ISSUER,
+            name=OIDC_NAME,
+            client_id=env_str("OIDC_CLIENT_ID"),
+            secret=env_secret("OIDC_CLIENT_SECRET"),
+        ),
+        # PKCE too: a code intercepted on its way back is useless without this browser's verifier.
+        "OAUTH_PKCE_ENABLED": True,
+    }
+}
+# A provider's address that it calls verified (`email_verified`) signs in to the local account that
+# has it confirmed too, and is connected to it (accounts/sso.py says why an unconfirmed one is not).
+SOCIALACCOUNT_EMAIL_AUTHENTICATION = True
+SOCIALACCOUNT_EMAIL_AUTHENTICATION_AUTO_CONNECT = True
+if not ACCOUNTS_PASSWORD_LOGIN and not OIDC_ISSUER:
+    raise ImproperlyConfigured("ACCOUNTS_PASSWORD_LOGIN=0 needs OIDC_ISSUER: nobody could sign in.")
+if not ACCOUNTS_PASSWORD_LOGIN and LDAP_URI:
+    raise ImproperlyConfigured("LDAP_URI signs in with a password, which ACCOUNTS_PASSWORD_LOGIN=0 turns off.")
+# --- end of single sign-on --------------------------------------------------
 # Every page's "Sign in" and every page that needs a signed-in reader go to allauth's form, which
 # brings the reader back to `next`; /s/login stays as Lstu's clients use it.
 LOGIN_URL = "account_login"
@@ -258,7 +295,7 @@ SECURE_CSP = {
     "object-src": [CSP.NONE],
     "base-uri": [CSP.NONE],
     "frame-ancestors": [CSP.NONE],
-    "form-action": [CSP.SELF],
+    "form-action": [CSP.SELF, *sso_form_targets(OIDC_ISSUER)],  # single sign-on's way to its provider
 }
 
 # --- Accounts (allauth, accounts/) ---------------------------------------

@@ -11,6 +11,7 @@ LOGIN_NEEDS_SECOND_FACTOR = (
     "This account uses two-factor authentication, which this client cannot do: "
     "sign in on {url} in a browser, or use an API token."
 )
+PASSWORD_LOGIN_OFF = "Passwords are not used on this server: sign in with {provider} at {url}."
 
 BAD_PASSWORD = "Bad password"
 # Pages only (JSON keeps Lstu's messages above).

@@ -1,5 +1,6 @@
 """Logging in and out with Django users and sessions."""
 
+from django.conf import settings
 from django.contrib import messages as flash
 from django.contrib.auth import authenticate, login, logout
 from django.http import HttpRequest, HttpResponse
@@ -8,6 +9,7 @@ from django.urls import reverse
 
 from accounts import two_factor
 from accounts.stages import awaits_confirmation
+from common.sign_in import sign_in_redirect
 from shortener import messages
 from shortener.errors import Failure
 from shortener.negotiation import endpoint, request_data, wants_json
@@ -24,12 +26,19 @@ def login_view(request: HttpRequest) -> HttpResponse:
         if request.user.is_authenticated:
             # One sign-in for every page: a signed-in reader sent here goes straight back.
             return redirect(safe_next(request, request.GET.get("next", "")))
+        if not settings.ACCOUNTS_PASSWORD_LOGIN:  # single sign-on only: the site's page has its button
+            return sign_in_redirect(request, safe_next(request, request.GET.get("next", "")))
         return render(request, "shortener/login.html", {"next": safe_next(request, request.GET.get("next", ""))})
 
     data = request_data(request)
     username = data.get("login", "")
     next_url = safe_next(request, data.get("next", "") or request.GET.get("next", ""))
     try:
+        if not settings.ACCOUNTS_PASSWORD_LOGIN:
+            # Single sign-on only (ACCOUNTS_PASSWORD_LOGIN=0): Lstu's clients, which can only send a
+            # password, are told where to sign in instead; no password is checked.
+            sign_in = request.build_absolute_uri(reverse("account_login"))
+            raise Failure(messages.PASSWORD_LOGIN_OFF.format(provider=settings.OIDC_NAME, url=sign_in), 403)
         password = data.get("password", "")
         if not username or not password:
             raise Failure(messages.LOGIN_FIELDS_MISSING)
