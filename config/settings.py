@@ -114,7 +114,7 @@ TEMPLATES = [
 DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env_str("REDIS_URL")
+REDIS_URL = env_secret("REDIS_URL")  # or REDIS_URL_FILE: the URL may hold a password
 # Seconds to wait for Redis before answering without it (common/cache.py: Redis is optional at run time).
 REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5, minimum=0.01)
 if REDIS_URL:
@@ -305,6 +305,8 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# Uploaded files; the image keeps them in its /data volume.
+MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 STATICFILES_DIRS = [BASE_DIR / "static"]
 # Files browsers ask for at the root of the site (/favicon.ico), served by whitenoise as they are.
 WHITENOISE_ROOT = BASE_DIR / "webroot"

@@ -1,0 +1,50 @@
+#!/bin/sh
+# The image's one entrypoint (docs/deployment.md, "Containers"). The first argument is the role:
+#   web            granian serving config.asgi, as `make run` serves it (PORT, WEB_CONCURRENCY, WEB_THREADS)
+#   worker         the analysis worker TASKS_BACKEND needs (analysis_worker, or rqworker with rq)
+#   migrate        manage.py migrate, once per release before the new web and workers start
+#   serve          one container for everything (SQLite): migrate, then web and worker through scripts/serve.py
+#   manage ARGS…   any manage.py command, e.g. `manage createsuperuser`
+# Anything else is run as a command. Configuration comes only from the environment (and NAME_FILE for secrets).
+set -eu
+cd /app
+
+role="${1:-web}"
+[ "$#" -gt 0 ] && shift
+
+web_command() {
+    # --host 0.0.0.0: the container's port is published (or the host network is used); the
+    # flags are the Makefile's, see docs/deployment.md "Serving".
+    set -- granian --interface asgi config.asgi:application --host "${HOST:-0.0.0.0}" --port "${PORT:-8000}" \
+        --workers "${WEB_CONCURRENCY:-$(nproc)}" --blocking-threads 1 --access-log \
+        --respawn-failed-workers --respawn-interval 1 --workers-kill-timeout 5
+    echo "$@"
+}
+
+case "$role" in
+    web)
+        # shellcheck disable=SC2046
+        exec $(web_command) "$@"
+        ;;
+    worker)
+        if [ "${TASKS_BACKEND:-database}" = "rq" ]; then
+            # RQ's workers run the analyses; run one `manage analysis_worker` beside them to sweep leases.
+            exec python manage.py rqworker --with-scheduler default "$@"
+        fi
+        exec python manage.py analysis_worker "$@"
+        ;;
+    migrate)
+        exec python manage.py migrate --noinput "$@"
+        ;;
+    serve)
+        python manage.py migrate --noinput
+        # shellcheck disable=SC2046
+        exec python scripts/serve.py -- $(web_command) "$@"
+        ;;
+    manage)
+        exec python manage.py "$@"
+        ;;
+    *)
+        exec "$role" "$@"
+        ;;
+esac
