@@ -21,6 +21,31 @@ web_command() {
     echo "$@"
 }
 
+wait_for_database() {
+    # The database container may run before it accepts connections (and podman-compose before
+    # podman 4.6 does not wait for its healthcheck): try for up to 60 s, then let migrate say why.
+    python - <<'PY'
+import time
+
+import django
+
+django.setup()
+from django.db import connection
+from django.db.utils import OperationalError
+
+deadline = time.monotonic() + 60
+while True:
+    try:
+        connection.ensure_connection()
+        break
+    except OperationalError as error:
+        if time.monotonic() > deadline:
+            break
+        print(f"waiting for the database: {error}".splitlines()[0], flush=True)
+        time.sleep(1)
+PY
+}
+
 case "$role" in
     web)
         # shellcheck disable=SC2046
@@ -34,9 +59,11 @@ case "$role" in
         exec python manage.py analysis_worker "$@"
         ;;
     migrate)
+        wait_for_database
         exec python manage.py migrate --noinput "$@"
         ;;
     serve)
+        wait_for_database
         python manage.py migrate --noinput
         # shellcheck disable=SC2046
         exec python scripts/serve.py -- $(web_command) "$@"
