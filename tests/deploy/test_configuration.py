@@ -89,7 +89,7 @@ def test_compose_migrates_once_before_web_and_worker_start():
     assert services["worker"]["build"]["target"] == "render"
     assert {"db", "redis", "web"} <= {name for name, service in services.items() if "test" in service["healthcheck"]}
     volumes = {volume.split(":")[1] for service in services.values() for volume in service.get("volumes", [])}
-    assert {"/var/lib/postgresql/data", "/data/media"} <= volumes
+    assert {"/var/lib/postgresql/data", "/data"} <= volumes
 
 
 @pytest.mark.parametrize("name", ["compose.yaml", "compose.sqlite.yaml"])
