@@ -87,8 +87,11 @@ def url_with_query(url: str, **params: object) -> str:
 
 
 def env_database(name: str, default: str) -> dict:
-    """Parse a database URL into Django's DATABASES entry (SQLite or PostgreSQL only)."""
-    url = os.environ.get(name) or default
+    """Parse a database URL into Django's DATABASES entry (SQLite or PostgreSQL only).
+
+    NAME_FILE may hold the URL instead, as for any secret: it carries the database password.
+    """
+    url = env_secret(name) or default
     scheme = url.split(":", 1)[0].lower() if ":" in url else ""
     if scheme not in SUPPORTED_DATABASE_SCHEMES:
         raise ImproperlyConfigured(

@@ -126,7 +126,7 @@ TEMPLATES = [
 DATABASES = {"default": env_database("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-REDIS_URL = env_str("REDIS_URL")
+REDIS_URL = env_secret("REDIS_URL")  # or REDIS_URL_FILE: the URL may hold a password
 # Seconds to wait for Redis before answering without it (common/cache.py: Redis is optional at run time).
 REDIS_TIMEOUT = env_float("REDIS_TIMEOUT", 0.5, minimum=0.01)
 if REDIS_URL:
@@ -368,6 +368,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 WHITENOISE_ROOT = BASE_DIR / "webroot"
 # Files people upload (avatars), through Django's default storage. Never served from here as they
 # are: a view checks and streams each (accounts/avatars.py), so no web server maps MEDIA_URL.
+# The image keeps them in its /data volume.
 MEDIA_ROOT = Path(env_str("MEDIA_ROOT", str(BASE_DIR / "media")))
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
