@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
+from common import metrics
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, bump_links_version
 from shortener.fastpath.visit_writer import VisitWriterProcess, WriterGone
@@ -364,6 +365,8 @@ class VisitBuffer:
         with self._lock:
             self._pending[visit] = details
             self._start_once()
+        if settings.METRICS_TOKEN:
+            metrics.VISITS_BUFFERED.inc()
 
     def add_bot(self, bot: BotKey) -> None:
         with self._lock:
@@ -412,6 +415,8 @@ class VisitBuffer:
             self.flush()
         except Exception:
             logger.exception("Could not write the buffered visits at exit; they are lost.")
+            if settings.METRICS_TOKEN:
+                metrics.VISITS_LOST.inc(len(self._pending))
 
     def flush(self, writer: VisitWriterProcess | None = None) -> int:
         """Write the pending visits now (through `writer`, if given); return how many of them were new (counted)."""
@@ -422,12 +427,17 @@ class VisitBuffer:
             if not pending and not bots:
                 return 0
             try:
+                new = None
                 if writer is not None:
                     try:
-                        return writer.write(pending, bots)
+                        new = writer.write(pending, bots)
                     except WriterGone:
                         logger.warning("The visit writer process exited; this batch is written here.", exc_info=True)
-                return write_visits(list(pending), wait_for_wal=True, details=pending, bots=bots)
+                if new is None:
+                    new = write_visits(list(pending), wait_for_wal=True, details=pending, bots=bots)
+                if settings.METRICS_TOKEN:
+                    metrics.VISITS_FLUSHED.inc(len(pending))
+                return new
             except DatabaseError:
                 with self._lock:
                     self._pending = pending | self._pending
