@@ -109,7 +109,7 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     if link.max_visits is None:
         record_visit(link_id=link.pk, request=request, unlocked=unlocked)
         if settings.METRICS_TOKEN:
-            metrics.REDIRECTS.labels("followed").inc()
+            metrics.REDIRECTED()
         return None
     visit = None
     details = NO_DETAILS
@@ -121,7 +121,7 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
             # Remembered only once counted, so that a refused visitor still counts if the
             # limit is raised later; a refusal goes the whole way below, which says why.
             if settings.METRICS_TOKEN:
-                metrics.REDIRECTS.labels("followed").inc()
+                metrics.REDIRECTED()
             return None
         details = visit_details(request)
     else:
@@ -130,7 +130,7 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     if refused is None and visit is not None:
         visits.seen.remember(visit)
     if settings.METRICS_TOKEN:
-        metrics.REDIRECTS.labels("refused" if refused else "followed").inc()
+        (metrics.REFUSED if refused else metrics.REDIRECTED)()
     return refused
 
 

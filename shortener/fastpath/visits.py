@@ -354,6 +354,8 @@ class VisitBuffer:
         self._pending: dict[VisitKey, VisitDetails] = {}
         # Robots' requests, counted apart (never visits): (link, day, User-Agent) -> requests.
         self._bots: Counter[BotKey] = Counter()
+        # Visits put back in the buffer by a failed flush, already counted as buffered (metrics).
+        self._counted_back = 0
         self._flusher_pid: int | None = None
         self._flusher: threading.Thread | None = None
         self._writer: VisitWriterProcess | None = None
@@ -365,8 +367,6 @@ class VisitBuffer:
         with self._lock:
             self._pending[visit] = details
             self._start_once()
-        if settings.METRICS_TOKEN:
-            metrics.VISITS_BUFFERED.inc()
 
     def add_bot(self, bot: BotKey) -> None:
         with self._lock:
@@ -426,6 +426,11 @@ class VisitBuffer:
                 bots, self._bots = self._bots, Counter()
             if not pending and not bots:
                 return 0
+            if settings.METRICS_TOKEN:
+                # Counted here rather than per visit, off the redirect's path; a batch put back after
+                # a failure was counted when first taken.
+                metrics.VISITS_BUFFERED.inc(max(0, len(pending) - self._counted_back))
+            self._counted_back = 0
             try:
                 new = None
                 if writer is not None:
@@ -442,6 +447,7 @@ class VisitBuffer:
                 with self._lock:
                     self._pending = pending | self._pending
                     self._bots.update(bots)
+                self._counted_back = len(pending)
                 raise
 
     def discard(self) -> None:
