@@ -17,9 +17,9 @@ from django.urls import URLPattern, URLResolver, get_resolver
 
 from pastes.models import ApiKey as PastesApiKey
 from reports.models import ApiKey as ReportsApiKey
-from reports.models import Report
 from shortener.models import ApiKey as ShortenerApiKey
 from tests.pastes.factories import PasteFactory
+from tests.reports.factories import ProjectFactory, ReportFactory
 from tests.servers import Server, served_database_url, served_password, server_env
 from tests.shortener.factories import ShortLinkFactory
 
@@ -67,7 +67,7 @@ def test_no_secret_reaches_the_log_of_any_endpoint(user):
     }
     paste = PasteFactory(owner=user, name="notes", content=CONTENT)
     link = ShortLinkFactory(owner=user, url=f"https://example.com/page#{FRAGMENT}")
-    report = Report.objects.create(owner=user, url="https://example.com/", status=Report.Status.DONE)
+    report = ReportFactory(owner=user, project=ProjectFactory(owner=user))
     values = {"paste_id": paste.id, "code": link.code, "pk": str(report.pk), "id": str(report.pk), "username": "alice"}
     secrets = [PASSWORD, CONTENT, FRAGMENT, session, *keys.values()]
 
