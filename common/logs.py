@@ -65,8 +65,17 @@ request_id: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", d
 _SANE_REQUEST_ID = re.compile(r"[A-Za-z0-9._:@/+=-]{1,128}")
 # Made ids: a random prefix per process and a counter, unique across processes and cheap (the
 # redirect makes one per request at 12-18k requests a second).
-_process_prefix = (0, "")  # (pid, prefix): a forked worker makes its own
+_prefix = secrets.token_hex(4)
 _counter = itertools.count(1)
+
+
+def _new_prefix() -> None:
+    # A forked worker makes its own ids (granian's workers, the visit writer).
+    global _prefix, _counter
+    _prefix, _counter = secrets.token_hex(4), itertools.count(1)
+
+
+os.register_at_fork(after_in_child=_new_prefix)
 
 
 def new_request_id(given: str | None) -> str:
@@ -74,10 +83,7 @@ def new_request_id(given: str | None) -> str:
     cannot break a log line), else a new one."""
     if given and _SANE_REQUEST_ID.fullmatch(given):
         return given
-    global _process_prefix
-    if _process_prefix[0] != os.getpid():
-        _process_prefix = (os.getpid(), secrets.token_hex(4))
-    return f"{_process_prefix[1]}-{next(_counter):x}"
+    return f"{_prefix}-{next(_counter):x}"
 
 
 class RequestIdFilter(logging.Filter):
