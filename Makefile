@@ -56,7 +56,7 @@ run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST)
 	echo "Serving on http://127.0.0.1:$(PORT)/ with the analysis worker (Ctrl-C stops both)" && \
 	WEB_THREADS=$(WEB_THREADS) exec $(PY) scripts/serve.py -- \
 		$(VENV)/bin/granian --interface asgi config.asgi:application --host 127.0.0.1 --port $(PORT) \
-		--workers $(WEB_CONCURRENCY) --blocking-threads 1 --access-log \
+		--workers $(WEB_CONCURRENCY) --blocking-threads 1 $$([ "$${LOG_FORMAT:-text}" = json ] || echo --access-log) \
 		--respawn-failed-workers --respawn-interval 1 --workers-kill-timeout 5
 
 lint: $(VENV)/.installed-dev

@@ -31,12 +31,19 @@ import io
 import logging
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 from django.conf import settings
 
+from common import metrics
+from common.logs import new_request_id, request_id
+
 logger = logging.getLogger(__name__)
+# With LOG_FORMAT=json, one line per request (granian's own access log is text only).
+access_logger = logging.getLogger("webtools.access")
+REQUEST_ID_KEY = "webtools.request_id"
 
 type WSGIApp = Callable[[dict, Callable], Iterable[bytes]]
 type Shortcut = Callable[[dict], tuple[int, list[tuple[bytes, bytes]], bytes] | None]
@@ -130,6 +137,7 @@ def run_wsgi(application: WSGIApp, environ: dict) -> tuple[int, list[tuple[bytes
     """
     started: list = []
     chunks: list[bytes] = []
+    token = request_id.set(environ.get(REQUEST_ID_KEY, ""))  # on every log line of the request
 
     def start_response(status: str, headers: list[tuple[str, str]], exc_info: object = None) -> Callable:
         started[:] = [status, headers]
@@ -146,6 +154,7 @@ def run_wsgi(application: WSGIApp, environ: dict) -> tuple[int, list[tuple[bytes
     finally:
         if rest is None and hasattr(result, "close"):
             result.close()
+        request_id.reset(token)
     status, headers = started
     encoded = [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in headers]
     return int(status.split(" ", 1)[0]), encoded, chunks, (result if rest is not None else None, rest)
@@ -189,6 +198,7 @@ class BufferedBodyFront:
             return
         if scope["type"] != "http":
             return  # no websockets here: the server closes the connection
+        arrived = time.perf_counter()
         application = self.application
         limit = body_limit(scope["path"])
         declared = next((value for name, value in scope.get("headers", []) if name == b"content-length"), b"")
@@ -212,20 +222,25 @@ class BufferedBodyFront:
         loop = asyncio.get_running_loop()
         try:
             environ = wsgi_environ(scope, body, length)
+            rid = environ[REQUEST_ID_KEY] = new_request_id(environ.get("HTTP_X_REQUEST_ID"))
             if self.shortcut is not None and application is self.application and not length:
-                response = self.answer_here(environ)
+                response = self.answer_here(environ, rid)
                 if response is not None:
+                    response[1].append((b"x-request-id", rid.encode()))
                     await send({"type": "http.response.start", "status": response[0], "headers": response[1]})
                     await send({"type": "http.response.body", "body": response[2]})
+                    self.answered(environ, response[0], arrived, ("shortener", "shortener:redirect"))
                     return
             status, headers, chunks, (result, rest) = await loop.run_in_executor(
                 self.pool, run_wsgi, application, environ
             )
         finally:
             body.close()
+        headers.append((b"x-request-id", rid.encode()))
         await send({"type": "http.response.start", "status": status, "headers": headers})
         if rest is None:
             await send({"type": "http.response.body", "body": b"".join(chunks)})
+            self.answered(environ, status, arrived)
             return
         try:
             while chunks:
@@ -235,14 +250,45 @@ class BufferedBodyFront:
         finally:
             if hasattr(result, "close"):
                 await loop.run_in_executor(self.pool, result.close)
+            self.answered(environ, status, arrived)
 
-    def answer_here(self, environ: dict) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+    @staticmethod
+    def answered(environ: dict, status: int, arrived: float, route: tuple[str, str] | None = None) -> None:
+        """Count the request (METRICS_TOKEN) and write its access log line (LOG_FORMAT=json)."""
+        if settings.METRICS_TOKEN:
+            metrics.observe_request(*(route or metrics.route_of(environ)), status, time.perf_counter() - arrived)
+        if settings.ACCESS_LOG:
+            interface, name = route or metrics.route_of(environ)
+            # The path without its query string, which may carry a token or a search, and without
+            # the keys some paths hold (metrics.RouteMiddleware).
+            path = environ.get(metrics.LOG_PATH_KEY) or environ["PATH_INFO"]
+            access_logger.info(
+                "%s %s %s",
+                environ["REQUEST_METHOD"],
+                path,
+                status,
+                extra={
+                    "request_id": environ[REQUEST_ID_KEY],
+                    "method": environ["REQUEST_METHOD"],
+                    "path": path,
+                    "status": status,
+                    "duration_ms": round((time.perf_counter() - arrived) * 1000, 2),
+                    "interface": interface,
+                    "route": name,
+                },
+            )
+
+    def answer_here(self, environ: dict, rid: str) -> tuple[int, list[tuple[bytes, bytes]], bytes] | None:
+        # No await until it is reset: the event loop serves no other request meanwhile.
+        token = request_id.set(rid)
         try:
             answer = self.shortcut(environ)
         except Exception:
             # Django's handler turns errors into logged 500 pages; let it redo this request.
             logger.exception("The redirect shortcut failed; handing the request to Django.")
             return None
+        finally:
+            request_id.reset(token)
         if answer is None:
             return None
         status, headers, body = answer

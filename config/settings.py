@@ -84,6 +84,8 @@ INSTALLED_APPS = [
 # runs. What still applies there: host validation (ALLOWED_HOSTS), SecurityMiddleware's HTTPS
 # redirect and its security headers. Every other request, short links included, goes through here.
 MIDDLEWARE = [
+    # First, so that it sees every answer: names each request's route for /metrics and the access log.
+    "common.metrics.RouteMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.ShortenerHostMiddleware",
@@ -375,17 +377,42 @@ STORAGES = {
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
 
+# "text" (the default) or "json": one JSON object per line, with the request's id (X-Request-ID) on
+# every line logged while serving it, and an access log line per request (common/logs.py).
+LOG_FORMAT = env_str("LOG_FORMAT", "text").strip().lower()
+if LOG_FORMAT not in ("text", "json"):
+    raise ImproperlyConfigured(f"LOG_FORMAT must be text or json, not {LOG_FORMAT!r}.")
+# The application's own access log (config/front.py): on with JSON logs, where granian's text one is left off.
+ACCESS_LOG = env_bool("ACCESS_LOG", LOG_FORMAT == "json")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A request refused with a 4xx is one line, without the traceback Django logs it with;
     # server errors keep theirs (common/logs.py).
-    "filters": {"client_errors_in_one_line": {"()": "common.logs.ClientErrorsInOneLine"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["client_errors_in_one_line"]}},
+    "filters": {
+        "client_errors_in_one_line": {"()": "common.logs.ClientErrorsInOneLine"},
+        "request_id": {"()": "common.logs.RequestIdFilter"},
+    },
+    "formatters": {"json": {"()": "common.logs.JsonFormatter"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["client_errors_in_one_line", "request_id"],
+            **({"formatter": "json"} if LOG_FORMAT == "json" else {}),
+        }
+    },
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     # The analysis engine's HTTP client logs every request at INFO.
     "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
 }
+
+# --- Metrics (common/metrics.py) --------------------------------------------
+
+# GET /metrics answers a bearer of this token (Prometheus' `authorization` setting) and 401 anyone
+# else; unset, /metrics is a 404 and nothing is counted. With several processes, set
+# PROMETHEUS_MULTIPROC_DIR too: a directory they all write their counts to, emptied at each start.
+METRICS_TOKEN = env_secret("METRICS_TOKEN")
+PROMETHEUS_MULTIPROC_DIR = env_str("PROMETHEUS_MULTIPROC_DIR")  # read by prometheus-client itself
 
 # --- Django REST framework and the OpenAPI schema -------------------------
 

@@ -5,6 +5,7 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
 
+from common import metrics
 from config import views
 
 admin.site.site_header = f"{settings.SERVICE_NAME} administration"
@@ -18,6 +19,7 @@ def _prefixed(prefix: str) -> str:
 urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
+    path("metrics", metrics.view, name="metrics"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -42,6 +42,7 @@ from django_tasks_db.backend import DatabaseBackend
 from django_tasks_db.models import DBTaskResult
 from redis.exceptions import RedisError
 
+from common import metrics
 from common.cache import RedisOutage
 from reports import webhooks
 from reports.analysis import AnalysisError, analyze
@@ -143,15 +144,20 @@ def analyze_report(report_id: int, run: int) -> str:
     if row is None:  # not this run's turn, or the report is gone
         return "skipped"
     url, audit_id, crawl_delay = row
+    kind = "report" if audit_id is None else "audit_page"
     try:
         with _renewed_lease(report_id, run), _crawl_slot(report_id, run, url, audit_id, crawl_delay):
+            started = time.perf_counter()
             analysis = analyze(url)
     except AnalysisError as exc:
         _store(report_id, run, audit_id, status=Report.Status.FAILED, error=analysis_failure_message(exc))
+        _count_analysis(kind, "failed", started, metrics.failure_cause(str(exc)))
         return "failed"
     except Exception:
         _store(report_id, run, audit_id, status=Report.Status.FAILED, error=UNEXPECTED_FAILURE)
+        _count_analysis(kind, "failed", started, "unexpected")
         raise  # the task backend records the traceback
+    _count_analysis(kind, "done", started)
     # The results this analysis replaces: a re-run's alerts compare against them.
     before = Report.objects.filter(pk=report_id).values("score", "result", "results", "generated_at").first()
     finished = _store(
@@ -178,6 +184,17 @@ def analyze_report(report_id: int, run: int) -> str:
         # The analysis is stored; a failure to queue its alerts must not mark it failed.
         logger.exception("Could not queue the alerts of report %s", report_id)
     return "done"
+
+
+def _count_analysis(kind: str, outcome: str, started: float, cause: str = "") -> None:
+    """The analysis' duration (from its fetch, not its crawl slot's wait) and failure cause, for /metrics."""
+    if not settings.METRICS_TOKEN:
+        return
+    metrics.ANALYSIS_SECONDS.labels(outcome, kind).observe(time.perf_counter() - started)
+    if cause:
+        metrics.ANALYSIS_FAILURES.labels(cause).inc()
+    if kind == "audit_page":
+        metrics.AUDIT_PAGES.labels(outcome).inc()
 
 
 def _store(report_id: int, run: int, audit_id: int | None, links: list[str] = (), **fields: object) -> bool:

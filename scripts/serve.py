@@ -15,6 +15,8 @@ due), beside an `analysis_worker` that only sweeps; none for immediate.
 - SIGTERM or Ctrl-C stops them all within STOP_SECONDS: each gets SIGTERM at once (the
   analysis worker finishes its analyses or hands them back to the queue within its grace),
   and any process of their groups still there after that is killed.
+- With METRICS_TOKEN, the directory the processes count into for /metrics
+  (PROMETHEUS_MULTIPROC_DIR) is emptied first, or made when unset.
 - A worker that exits on its own is started again (it loses nothing: analyses it was running
   are queued again when their lease passes). The web server exiting on its own (its main
   process killed) stops the whole, with a message, rather than leave the workers it
@@ -27,6 +29,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from types import FrameType
@@ -114,6 +117,22 @@ def stop_all(processes: list[tuple[subprocess.Popen, str]]) -> None:
         process.wait()
 
 
+def fresh_metrics_directory() -> None:
+    """With METRICS_TOKEN, PROMETHEUS_MULTIPROC_DIR emptied (made, in a temporary directory, when unset).
+
+    Every process counts into its own files there and /metrics sums them: files of an earlier
+    run would be summed too (common/metrics.py).
+    """
+    if not (os.environ.get("METRICS_TOKEN") or os.environ.get("METRICS_TOKEN_FILE")):
+        return
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not directory:
+        directory = os.environ["PROMETHEUS_MULTIPROC_DIR"] = tempfile.mkdtemp(prefix="webtools-metrics-")
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    for counts in Path(directory).glob("*.db"):
+        counts.unlink(missing_ok=True)
+
+
 def main(argv: list[str]) -> int:
     if "--" not in argv or not argv[argv.index("--") + 1 :]:
         log("usage: serve.py -- <web server command>")
@@ -139,6 +158,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     signal.signal(signal.SIGINT, request_stop)
 
+    fresh_metrics_directory()
     web = start(web_command)
     workers = [start(command) for command in worker_commands]
     while not stopping and web.poll() is None:

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from django.conf import settings
 from django.http import HttpRequest
 
+from common import metrics
 from shortener.fastpath import links, visits
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, CachedLink, forget_cached_link, lifetime_over
 from shortener.services.breakdowns import NO_DETAILS, visit_details
@@ -107,6 +108,8 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     """
     if link.max_visits is None:
         record_visit(link_id=link.pk, request=request, unlocked=unlocked)
+        if settings.METRICS_TOKEN:
+            metrics.REDIRECTED()
         return None
     visit = None
     details = NO_DETAILS
@@ -117,6 +120,8 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
             # Counted today already, so there is nothing to add: a read instead of a write.
             # Remembered only once counted, so that a refused visitor still counts if the
             # limit is raised later; a refusal goes the whole way below, which says why.
+            if settings.METRICS_TOKEN:
+                metrics.REDIRECTED()
             return None
         details = visit_details(request)
     else:
@@ -124,6 +129,8 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     refused = visits.count_limited_visit(link.pk, visit, details)
     if refused is None and visit is not None:
         visits.seen.remember(visit)
+    if settings.METRICS_TOKEN:
+        (metrics.REFUSED if refused else metrics.REDIRECTED)()
     return refused
 
 

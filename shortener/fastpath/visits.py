@@ -26,6 +26,7 @@ from django.conf import settings
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.utils import timezone
 
+from common import metrics
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, bump_links_version
 from shortener.fastpath.visit_writer import VisitWriterProcess, WriterGone
@@ -353,6 +354,8 @@ class VisitBuffer:
         self._pending: dict[VisitKey, VisitDetails] = {}
         # Robots' requests, counted apart (never visits): (link, day, User-Agent) -> requests.
         self._bots: Counter[BotKey] = Counter()
+        # Visits put back in the buffer by a failed flush, already counted as buffered (metrics).
+        self._counted_back = 0
         self._flusher_pid: int | None = None
         self._flusher: threading.Thread | None = None
         self._writer: VisitWriterProcess | None = None
@@ -412,6 +415,8 @@ class VisitBuffer:
             self.flush()
         except Exception:
             logger.exception("Could not write the buffered visits at exit; they are lost.")
+            if settings.METRICS_TOKEN:
+                metrics.VISITS_LOST.inc(len(self._pending))
 
     def flush(self, writer: VisitWriterProcess | None = None) -> int:
         """Write the pending visits now (through `writer`, if given); return how many of them were new (counted)."""
@@ -421,17 +426,28 @@ class VisitBuffer:
                 bots, self._bots = self._bots, Counter()
             if not pending and not bots:
                 return 0
+            if settings.METRICS_TOKEN:
+                # Counted here rather than per visit, off the redirect's path; a batch put back after
+                # a failure was counted when first taken.
+                metrics.VISITS_BUFFERED.inc(max(0, len(pending) - self._counted_back))
+            self._counted_back = 0
             try:
+                new = None
                 if writer is not None:
                     try:
-                        return writer.write(pending, bots)
+                        new = writer.write(pending, bots)
                     except WriterGone:
                         logger.warning("The visit writer process exited; this batch is written here.", exc_info=True)
-                return write_visits(list(pending), wait_for_wal=True, details=pending, bots=bots)
+                if new is None:
+                    new = write_visits(list(pending), wait_for_wal=True, details=pending, bots=bots)
+                if settings.METRICS_TOKEN:
+                    metrics.VISITS_FLUSHED.inc(len(pending))
+                return new
             except DatabaseError:
                 with self._lock:
                     self._pending = pending | self._pending
                     self._bots.update(bots)
+                self._counted_back = len(pending)
                 raise
 
     def discard(self) -> None:
