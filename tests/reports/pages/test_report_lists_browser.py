@@ -17,7 +17,7 @@ def test_signing_in_from_the_report_list_comes_back_to_it(screen, user):
     screen.goto("/reports/")
     page.get_by_label("Login").fill("alice")
     page.get_by_label("Password").fill("alice-password")
-    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Sign In", exact=True).click()  # not "Sign in with a passkey"
 
     page.wait_for_url("**/reports/")
     assert page.get_by_role("heading", name="Your reports").is_visible()
