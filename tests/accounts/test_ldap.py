@@ -4,25 +4,20 @@
 other sign-in calls it, and the admin's login, which stays closed to people who are not staff.
 """
 
-import os
 import socket
-import subprocess
-import sys
 import time
 from contextlib import closing
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from rest_framework import status
 
 from shortener import messages
+from tests.accounts.settings_process import settings_in_a_new_process
 from tests.ldap_server import BIND_DN, PEOPLE, ldap_server, require_python_ldap, use_directory  # noqa: F401 (the fixture)
 from tests.shortener.asserts import assert_shortener_error
 
 pytestmark = pytest.mark.django_db
-
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -206,18 +201,6 @@ def test_a_stopped_ldap_server_gives_a_failed_sign_in(client, settings):
     assert html.status_code == status.HTTP_401_UNAUTHORIZED
     assert messages.LOGIN_FAILED in html.content.decode()
     assert_shortener_error(json, 401, messages.LOGIN_FAILED)
-
-
-def settings_in_a_new_process(code: str, **env: str) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("LDAP_") and k != "DATABASE_URL"}
-    return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); import sys; from django.conf import settings; " + code],
-        cwd=PROJECT_DIR,
-        env={**clean, "SECRET_KEY": "x" * 50, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 def test_without_ldap_uri_nothing_of_ldap_is_loaded():

@@ -5,10 +5,6 @@ The redirect flow itself, against a real provider, is tests/accounts/test_oidc_b
 """
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import authenticate, get_user_model
@@ -17,24 +13,11 @@ from django.core import mail
 from accounts.sso_settings import PROVIDER_ID, form_targets, sso_apps
 from shortener import messages
 from tests.accounts.conftest import signup_data
+from tests.accounts.settings_process import settings_in_a_new_process
 from tests.foundation.test_deploy_check import PRODUCTION_ENV, run_check
 
-PROJECT_DIR = Path(__file__).resolve().parents[2]
 User = get_user_model()
 ISSUER = "https://id.acme.example"  # never contacted: these tests stop before the provider
-
-
-def settings_in_a_new_process(code: str, **env: str) -> subprocess.CompletedProcess:
-    ours = ("OIDC_", "LDAP_", "ACCOUNTS_")
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(ours) and k != "DATABASE_URL"}
-    return subprocess.run(
-        [sys.executable, "-c", "import django; django.setup(); from django.conf import settings; " + code],
-        cwd=PROJECT_DIR,
-        env={**clean, "SECRET_KEY": "x" * 50, "DJANGO_SETTINGS_MODULE": "config.settings", **env},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
 
 
 PRINT_SSO = (
