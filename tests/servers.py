@@ -87,7 +87,36 @@ def static_is_stale() -> bool:
     return any(path.stat().st_mtime > manifest.stat().st_mtime for path in sources if path.is_file())
 
 
-class Server:
+class LoggedProcess:
+    """A child process of the tests whose output goes to a temporary file; stop() ends it for good."""
+
+    def __init__(self, command: list[str], env: dict[str, str]) -> None:
+        self.env = env
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
+        self.process = subprocess.Popen(command, cwd=BASE_DIR, env=env, stdout=self.log, stderr=subprocess.STDOUT)
+
+    def output(self) -> str:
+        return self.log_text()[-5000:]
+
+    def log_text(self) -> str:
+        """Everything the process has written (its log) so far."""
+        self.log.flush()
+        self.log.seek(0)
+        return self.log.read().decode(errors="replace")
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL after 15 seconds."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+        self.log.close()
+
+
+class Server(LoggedProcess):
     """granian with `workers` workers serving config.asgi, respawning failed ones as `make run` does.
 
     `threads` is the process's WEB_THREADS (the pool that runs the WSGI application behind the
@@ -113,9 +142,7 @@ class Server:
             Server.static_collected = True
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.env = env
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
-        self.process = subprocess.Popen(
+        super().__init__(
             [
                 str(GRANIAN),
                 f"--interface={interface}",
@@ -128,10 +155,7 @@ class Server:
                 "--respawn-failed-workers",
                 "--respawn-interval=1",
             ],
-            cwd=BASE_DIR,
-            env={**env, "WEB_THREADS": str(threads)},
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+            {**env, "WEB_THREADS": str(threads)},
         )
         try:
             self.wait_until_up(workers, timeout=ready_timeout)
@@ -191,29 +215,10 @@ class Server:
             return False
         return any(int(fields[2].rsplit(":", 1)[1], 16) == port and fields[9] in sockets for fields in lines)
 
-    def output(self) -> str:
-        return self.log_text()[-5000:]
-
-    def log_text(self) -> str:
-        """Everything the server has written (its log) so far."""
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")
-
     def terminate(self, timeout: float = 30) -> int:
         """SIGTERM, as a supervisor stops the service; return the exit status."""
         self.process.send_signal(signal.SIGTERM)
         return self.process.wait(timeout=timeout)
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
 
 
 @contextmanager

@@ -12,13 +12,13 @@ import httpx
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from tests.servers import BASE_DIR, GRANIAN, free_port
+from tests.servers import BASE_DIR, GRANIAN, LoggedProcess, free_port
 
 CLIENT_ID = "webtools-under-test"
 CLIENT_SECRET = "client-secret-of-the-service-under-test"
 
 
-class IdentityProvider:
+class IdentityProvider(LoggedProcess):
     """allauth's OIDC provider with `users` ({"username", "password", "email", "verified"}) and one
     client whose redirect URI is `redirect_uri`; `url` is its issuer."""
 
@@ -31,7 +31,7 @@ class IdentityProvider:
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
         key_file.write_bytes(pem)
-        self.env = {
+        env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "tests.oidc_provider.settings",
             "OIDC_PROVIDER_DATABASE": str(folder / "provider.sqlite3"),
@@ -41,14 +41,13 @@ class IdentityProvider:
         subprocess.run(
             [sys.executable, "-m", "tests.oidc_provider.setup", json.dumps(spec)],
             cwd=BASE_DIR,
-            env=self.env,
+            env=env,
             check=True,
             timeout=120,
         )
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.TemporaryFile()  # noqa: SIM115 (closed in stop())
-        self.process = subprocess.Popen(
+        super().__init__(
             [
                 str(GRANIAN),
                 "--interface=wsgi",
@@ -58,10 +57,7 @@ class IdentityProvider:
                 "--workers=1",
                 "--blocking-threads=4",
             ],
-            cwd=BASE_DIR,
-            env=self.env,
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
+            env,
         )
         try:
             self.wait_until_up()
@@ -81,18 +77,6 @@ class IdentityProvider:
             time.sleep(0.2)
         raise AssertionError(f"the identity provider did not start:\n{self.output()}")
 
-    def output(self) -> str:
-        self.log.flush()
-        self.log.seek(0)
-        return self.log.read().decode(errors="replace")[-5000:]
-
     def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self.log.close()
+        super().stop()
         self.directory.cleanup()
