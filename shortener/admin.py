@@ -7,6 +7,7 @@ from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
 from shortener.models import ApiKey, ShortLink
+from shortener.moderation import admin as moderation_admin  # noqa: F401  (registers the queue)
 from shortener.services.tallies import NEWEST, all_links, created_key_at
 
 admin.site.register(ApiKey, ApiKeyAdmin)

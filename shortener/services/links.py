@@ -24,6 +24,7 @@ from shortener.models import (
     LiveLinkCount,
     ShortLink,
 )
+from shortener.moderation.blocklist import blocklist
 from shortener.services import ranking
 from shortener.services.tallies import generated_codes
 
@@ -31,6 +32,7 @@ from shortener.services.tallies import generated_codes
 RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
     | {"tokens", "export", "import"}
+    | {"moderation", "report"}
 )
 # What a code may look like, generated or custom: the URL converter and the fast path match it too.
 CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
@@ -67,7 +69,16 @@ def clean_url(raw: str) -> str:
     host = (urlsplit(url).hostname or "").lower()
     if settings.SHORTENER_BLOCKED_HOSTS and _blocked_hosts(settings.SHORTENER_BLOCKED_HOSTS).search(host):
         raise Failure(messages.HOST_BLOCKED.format(host=host), 403)
+    if blocklist.blocked_domain(host):
+        raise Failure(messages.HOST_BLOCKLISTED.format(host=host), 403)
     return url
+
+
+def host_blocked(host: str) -> bool:
+    """Whether links to `host` are refused now (the periodic check asks it of older links)."""
+    host = host.lower()
+    pattern = settings.SHORTENER_BLOCKED_HOSTS
+    return bool((pattern and _blocked_hosts(pattern).search(host)) or blocklist.blocked_domain(host))
 
 
 def clean_custom(raw: str, *, url: str) -> str:
