@@ -1,13 +1,11 @@
 """The moderation queue in the Django admin: links with open reports, grouped, with their reports inline."""
 
 from django.contrib import admin, messages
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.http import HttpRequest
 
 from shortener.models import LinkReport, ReportedLink
 from shortener.moderation import reports
-
-OPEN = Q(reports__resolved_at__isnull=True)
 
 
 class OpenReportInline(admin.TabularInline):
@@ -34,10 +32,11 @@ class ReportedLinkAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet:
         return (
-            super()
-            .get_queryset(request)
-            .filter(reports__resolved_at__isnull=True)
-            .annotate(open_reports_count=Count("reports", filter=OPEN), last_report=Max("reports__created_at"))
+            reports.links_with_open_reports(super().get_queryset(request))
+            .annotate(
+                open_reports_count=Count("reports", filter=reports.OPEN),
+                last_report=Max("reports__created_at", filter=reports.OPEN),
+            )
             .select_related("owner")
             .order_by("-open_reports_count", "-last_report", "pk")
         )

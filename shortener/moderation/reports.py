@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.db import transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from common.throttling import Throttle
@@ -44,6 +44,16 @@ def report_create(*, link: ShortLink, reason: str) -> LinkReport:
     return LinkReport.objects.create(link=link, reason=reason)
 
 
+# Of a link's reports, those still in the queue (the aggregates' filter).
+OPEN = Q(reports__resolved_at__isnull=True)
+
+
+def links_with_open_reports(links: QuerySet[ShortLink]) -> QuerySet[ShortLink]:
+    # A subquery, not a join filter: `reports__resolved_at__isnull` alone would also match links
+    # without any report (the LEFT JOIN's NULL).
+    return links.filter(Exists(LinkReport.objects.filter(link=OuterRef("pk"), resolved_at__isnull=True)))
+
+
 @dataclass
 class QueuedLink:
     link: ShortLink
@@ -55,8 +65,8 @@ class QueuedLink:
 def report_queue(limit: int = QUEUE_PAGE) -> list[QueuedLink]:
     """Links with open reports, most reported first, each with its newest reasons (two queries)."""
     links = list(
-        ShortLink.objects.filter(reports__resolved_at__isnull=True)
-        .annotate(open_reports=Count("reports"), last_reported_at=Max("reports__created_at"))
+        links_with_open_reports(ShortLink.objects.all())
+        .annotate(open_reports=Count("reports", filter=OPEN), last_reported_at=Max("reports__created_at", filter=OPEN))
         .order_by("-open_reports", "-last_reported_at", "pk")[:limit]
     )
     reasons: dict[int, list[str]] = {}

@@ -298,3 +298,48 @@ def test_the_csv_export_carries_disabled_and_its_import_keeps_it(alice_client, b
     bob_client.post("/s/import", {"file": SimpleUploadedFile("e.csv", exported, content_type="text/csv"), **JSON})
 
     assert ShortLink.objects.get().is_disabled
+
+
+# --- the queue in the Django admin ------------------------------------------
+
+
+def test_the_django_admin_lists_reported_links_grouped_with_their_count(admin_client, client, bad):
+    ShortLinkFactory(code="quiet", url="https://quiet.example/")
+    for number in range(3):
+        report(client, reason=f"reason {number}", REMOTE_ADDR=f"192.0.2.{number}")
+
+    response = admin_client.get("/admin/shortener/reportedlink/")
+
+    assert response.status_code == status.HTTP_200_OK
+    rows = list(response.context["cl"].result_list)
+    assert [(link.code, link.open_reports_count) for link in rows] == [("bad", 3)]
+    detail = admin_client.get(f"/admin/shortener/reportedlink/{bad.pk}/change/")
+    assert b"reason 2" in detail.content
+
+
+@pytest.mark.parametrize(("action", "disabled"), [("disable_links", True), ("dismiss_reports", False)])
+def test_the_django_admin_actions_disable_or_dismiss(admin_client, client, bad, action, disabled):
+    report(client)
+
+    response = admin_client.post(
+        "/admin/shortener/reportedlink/", {"action": action, "_selected_action": [bad.pk]}, follow=True
+    )
+
+    assert response.status_code == status.HTTP_200_OK
+    assert ShortLink.objects.get(code="bad").is_disabled is disabled
+    assert not LinkReport.objects.filter(resolved_at__isnull=True).exists()
+    assert (client.get("/s/bad").status_code == status.HTTP_410_GONE) is disabled
+
+
+def test_the_django_admin_enables_a_disabled_reported_link(admin_client, client, bad):
+    report(client)
+    bad.disabled_at = bad.created_at
+    bad.save()
+
+    admin_client.post("/admin/shortener/reportedlink/", {"action": "enable_links", "_selected_action": [bad.pk]})
+
+    assert client.get("/s/bad").status_code == status.HTTP_302_FOUND
+
+
+def test_the_reported_links_admin_is_for_staff_only(alice_client):
+    assert alice_client.get("/admin/shortener/reportedlink/").status_code == status.HTTP_302_FOUND
