@@ -118,3 +118,9 @@ MODERATION_DISABLED = "The shortened URL {short} is now disabled."
 MODERATION_ENABLED = "The shortened URL {short} redirects again."
 MODERATION_DISMISSED = "The reports on {short} are dismissed."
 HOST_BLOCKLISTED = "The URL you want to shorten comes from a domain ({host}) that is on this server's blocklist."
+
+# Imports from other shorteners (shortener/importers/).
+IMPORT_CODE_CONFLICT = "The short code {code} is already taken here: not imported (nothing was overwritten)."
+IMPORT_DATE_INVALID = "The creation date {value!r} is not a date and time, or is in the future."
+IMPORT_VISITS_INVALID = "The visit count {value!r} is not a whole number from 0 up."
+IMPORT_SQL_UNREADABLE = "The SQL holds no INSERT into a YOURLS url table that can be read."

@@ -111,14 +111,21 @@ def link_create(
     expires_at: datetime | None = None,
     max_visits: int | None = None,
     password_hash: str = "",
+    created_at: datetime | None = None,
+    imported_visits: int = 0,
 ) -> ShortLink:
     """Shorten `url` for the user (None: anonymously); every argument must already be clean.
 
     Without custom text or lifetime, the user's existing code for the same URL is returned;
     the conditional unique constraint makes that hold when two requests race. A link
-    with a lifetime is always a new one.
+    with a lifetime is always a new one. `created_at` and `imported_visits`: a link imported
+    from another shortener (shortener/importers/) keeps its date and the visits counted there.
     """
     lifetime = {"expires_at": expires_at, "max_visits": max_visits, "password_hash": password_hash}
+    if created_at is not None:
+        lifetime["created_at"] = created_at
+    if imported_visits:
+        lifetime["imported_visits"] = imported_visits
     if custom:
         try:
             return _insert(code=custom, url=url, owner_id=owner_id, is_custom=True, **lifetime)

@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -29,7 +30,7 @@ from django.utils import timezone
 
 from common import parsers
 from common.csv_safety import neutralise, restore
-from shortener import messages
+from shortener import importers, messages
 from shortener.errors import Failure
 from shortener.models import LinkImport, LinkTag, ShortLink
 from shortener.moderation.reports import link_disable
@@ -76,6 +77,10 @@ class ImportItem:
     disabled: bool = False
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
+    # A line of another shortener's export (shortener/importers/): its name, date and visits.
+    source: str = ""
+    created_at: datetime | None = None
+    imported_visits: int = 0
 
 
 # Rows fetched per round trip by the export's server-side cursor, and encoded per write.
@@ -197,7 +202,9 @@ def parse_import(data: bytes) -> list[ImportItem]:
     stripped = text.lstrip()
     if not stripped:
         raise Failure(messages.IMPORT_EMPTY)
-    items = list(_json_items(stripped) if stripped[0] in "[{" else _csv_items(text))
+    items = importers.parse(text)
+    if items is None:
+        items = list(_json_items(stripped) if stripped[0] in "[{" else _csv_items(text))
     if not items:
         raise Failure(messages.IMPORT_EMPTY)
     if len(items) > settings.SHORTENER_IMPORT_MAX_LINES:
@@ -306,6 +313,9 @@ def _claim(user_id: int, code: str) -> LineResult | str:
 def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
     if item.error:
         return LineResult(item.line, "refused", msg=item.error)
+    if item.source:
+        status, code, msg = importers.import_one(user_id, item)
+        return LineResult(item.line, status, short_code=code, msg=msg)
     if item.lstu_code:
         outcome = _claim(user_id, item.lstu_code)
         if isinstance(outcome, str):
