@@ -4,8 +4,9 @@ The file holds one domain a line, or a hosts-file line (`0.0.0.0 example.com oth
 the form of the common ad and malware lists); `#` starts a comment. It is read into a set, so a
 check is one set lookup per label of the host (`a.b.example.com`: four), whatever the list's
 size: 10⁶ entries cost ~0.1 ms at most per creation (bench/blocklist.py). The file's modification
-time and size are compared on every check (one `stat`), and a changed file is read again, so an
-updated list is used without a restart; until it is read the previous one stays in use.
+time and size are compared on every check (one `stat`), and a changed file is read again by a
+thread, so an updated list is used without a restart; until it is read the previous one stays in
+use. Only a process's first read is waited for.
 """
 
 import logging
@@ -55,9 +56,11 @@ class Blocklist:
     def __init__(self) -> None:
         self._loaded: _Loaded | None = None
         self._lock = threading.Lock()
+        # False: a changed file is read at once, in the caller's thread (tests, the periodic check).
+        self.background = True
 
-    def domains(self) -> frozenset[str]:
-        """The listed domains, read again if the file changed since the last read."""
+    def domains(self, *, wait: bool = False) -> frozenset[str]:
+        """The listed domains, read again if the file changed since the last read (`wait`: before answering)."""
         path = settings.SHORTENER_BLOCKLIST_FILE
         if not path:
             return frozenset()
@@ -72,14 +75,32 @@ class Blocklist:
         loaded = self._loaded
         if loaded is not None and loaded.path == path and loaded.signature == signature:
             return loaded.domains
-        with self._lock:  # one thread reads a changed file; the others wait for it, then use it
+        if loaded is not None and loaded.path == path and self.background and not wait:
+            # A changed list is read by a thread while the previous one stays in use: reading 10⁶
+            # lines takes seconds, which no creation should wait for (bench/blocklist.py).
+            if self._lock.acquire(blocking=False):
+                threading.Thread(target=self._read_and_release, args=(path, signature), daemon=True).start()
+            return loaded.domains
+        with self._lock:  # the first read: every thread waits for it, then uses it
             loaded = self._loaded
             if loaded is None or loaded.path != path or loaded.signature != signature:
-                with open(path, encoding="utf-8", errors="replace") as file:
-                    loaded = _Loaded(path, signature, parse(file.read()))
-                self._loaded = loaded
-                logger.info("Read %d blocked domains from %s.", len(loaded.domains), path)
+                loaded = self._read(path, signature)
             return loaded.domains
+
+    def _read(self, path: str, signature: tuple[int, int]) -> _Loaded:
+        with open(path, encoding="utf-8", errors="replace") as file:
+            loaded = _Loaded(path, signature, parse(file.read()))
+        self._loaded = loaded
+        logger.info("Read %d blocked domains from %s.", len(loaded.domains), path)
+        return loaded
+
+    def _read_and_release(self, path: str, signature: tuple[int, int]) -> None:
+        try:
+            self._read(path, signature)
+        except OSError:
+            logger.warning("Cannot read SHORTENER_BLOCKLIST_FILE %s; keeping the last list read.", path)
+        finally:
+            self._lock.release()
 
     def blocked_domain(self, host: str) -> str | None:
         """The listed domain `host` is or is under, or None."""

@@ -16,6 +16,7 @@ from django.tasks import task
 
 from shortener.models import ShortLink
 from shortener.moderation import reports
+from shortener.moderation.blocklist import blocklist
 from shortener.services.links import host_blocked
 
 logger = logging.getLogger(__name__)
@@ -29,6 +30,7 @@ def disable_blocked_links() -> int:
     """Disable every live link whose host is blocked now; return how many were disabled."""
     if not settings.SHORTENER_BLOCKLIST_FILE and not settings.SHORTENER_BLOCKED_HOSTS:
         return 0
+    blocklist.domains(wait=True)  # the list as it is now, even if it changed a moment ago
     disabled = 0
     last_pk = 0
     live = ShortLink.objects.filter(deleted_at__isnull=True, disabled_at__isnull=True)

@@ -10,7 +10,7 @@ from rest_framework import status
 from shortener import messages
 from shortener.models import ShortLink
 from shortener.moderation import tasks
-from shortener.moderation.blocklist import Blocklist, parse
+from shortener.moderation.blocklist import Blocklist, blocklist, parse
 from tests.shortener.asserts import assert_shortener_error
 from tests.shortener.conftest import JSON
 from tests.shortener.factories import ShortLinkFactory
@@ -25,6 +25,12 @@ HOSTS_FILE = """\
 0.0.0.0 Upper.Example.
 evil.example
 """
+
+
+@pytest.fixture(autouse=True)
+def _read_changes_at_once(monkeypatch):
+    # A changed list is read by a thread in production; here at once, so that a test sees it.
+    monkeypatch.setattr(blocklist, "background", False)
 
 
 @pytest.fixture
@@ -80,6 +86,19 @@ def test_the_list_is_read_again_when_the_file_changes(alice_client, blocklist_fi
         messages.HOST_BLOCKLISTED.format(host="x.later.example"),
     )
     assert shorten(alice_client, "https://evil.example/").status_code == status.HTTP_200_OK  # no longer listed
+
+
+def test_a_changed_file_is_read_by_a_thread_while_the_last_list_serves(blocklist_file):
+    reader = Blocklist()
+    assert reader.blocked_domain("evil.example") == "evil.example"
+    blocklist_file.write_text("other.example\n")
+    os.utime(blocklist_file, ns=(0, blocklist_file.stat().st_mtime_ns + 1_000_000))
+
+    assert reader.blocked_domain("evil.example") == "evil.example"  # the last list, not waited for
+    with reader._lock:  # held by the reading thread until it is done
+        pass
+    assert reader.blocked_domain("other.example") == "other.example"
+    assert reader.blocked_domain("evil.example") is None
 
 
 def test_a_missing_file_keeps_the_last_list_read(blocklist_file, settings):
