@@ -11,7 +11,7 @@ Tags are one cell, separated by "|", ";" or ",".
 
 import re
 
-from shortener import importers
+from shortener.importers import common
 
 SOURCE = "bitly"
 HEADER = {"long_url"}
@@ -23,12 +23,12 @@ def matches(header: list[str]) -> bool:
 
 
 def parse_rows(header: list[str], rows: list[tuple[int, list[str]]]) -> list:
-    cell = importers.cell
+    cell = common.cell
     return [
-        importers.item(
+        common.item(
             line,
             url=cell(row, header, "long_url", "long url"),
-            code=importers.code_from_short(cell(row, header, "link", "id", "bitlink")),
+            code=common.code_from_short(cell(row, header, "link", "id", "bitlink")),
             created=cell(row, header, "created_at", "created", "date created"),
             visits=cell(row, header, "clicks", "total_clicks", "engagements", "total engagements"),
             tags=[tag for tag in TAG_SEPARATORS.split(cell(row, header, "tags")) if tag.strip()],

@@ -7,7 +7,7 @@ API documentation (thedevs-network/kutt, /api/v2 docs), as Shlink's importer rea
 """
 
 from common import parsers
-from shortener import importers
+from shortener.importers import common
 
 SOURCE = "kutt"
 
@@ -27,7 +27,7 @@ def parse(text: str) -> list | None:
     if not isinstance(data, list) or not data or not all(_is_kutt_link(entry) for entry in data):
         return None
     return [
-        importers.item(
+        common.item(
             line,
             url=entry["target"] if isinstance(entry["target"], str) else "",
             code=entry["address"] if isinstance(entry["address"], str) else "",

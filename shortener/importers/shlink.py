@@ -5,7 +5,7 @@ shortUrl, longUrl, title, tags (joined with "|") and visits (the total of its vi
 shlinkio/shlink-web-component, src/short-urls/helpers/ExportShortUrlsBtn.tsx (exportShortUrls).
 """
 
-from shortener import importers
+from shortener.importers import common
 
 SOURCE = "shlink"
 HEADER = {"shortcode", "longurl"}
@@ -16,9 +16,9 @@ def matches(header: list[str]) -> bool:
 
 
 def parse_rows(header: list[str], rows: list[tuple[int, list[str]]]) -> list:
-    cell = importers.cell
+    cell = common.cell
     return [
-        importers.item(
+        common.item(
             line,
             url=cell(row, header, "longurl"),
             code=cell(row, header, "shortcode"),

@@ -10,8 +10,9 @@ YOURLS has no tags.
 
 import re
 
-from shortener import importers, messages
+from shortener import messages
 from shortener.errors import Failure
+from shortener.importers import common
 
 SOURCE = "yourls"
 HEADER = {"keyword", "url"}
@@ -31,9 +32,9 @@ def is_sql(text: str) -> bool:
 
 
 def parse_rows(header: list[str], rows: list[tuple[int, list[str]]]) -> list:
-    cell = importers.cell
+    cell = common.cell
     return [
-        importers.item(
+        common.item(
             line,
             url=cell(row, header, "url"),
             code=cell(row, header, "keyword"),
@@ -102,7 +103,7 @@ def parse_sql(text: str) -> list:
             number += 1
             values = dict(zip(names, row, strict=False))
             entries.append(
-                importers.item(
+                common.item(
                     number,
                     url=values.get("url") or "",
                     code=values.get("keyword") or "",

@@ -30,8 +30,9 @@ from django.utils import timezone
 
 from common import parsers
 from common.csv_safety import neutralise, restore
-from shortener import importers, messages
+from shortener import messages
 from shortener.errors import Failure
+from shortener.importers import detect, saving
 from shortener.models import LinkImport, LinkTag, ShortLink
 from shortener.moderation.reports import link_disable
 from shortener.services.editing import clean_password_hash, clean_tags, set_tags
@@ -202,8 +203,22 @@ def parse_import(data: bytes) -> list[ImportItem]:
     stripped = text.lstrip()
     if not stripped:
         raise Failure(messages.IMPORT_EMPTY)
-    items = importers.parse(text)
-    if items is None:
+    foreign = detect.parse(text)
+    if foreign is not None:
+        items = [
+            ImportItem(
+                entry.line,
+                url=entry.url,
+                custom=entry.code,
+                tags=entry.tags,
+                error=entry.error,
+                source=entry.source,
+                created_at=entry.created_at,
+                imported_visits=entry.imported_visits,
+            )
+            for entry in foreign
+        ]
+    else:
         items = list(_json_items(stripped) if stripped[0] in "[{" else _csv_items(text))
     if not items:
         raise Failure(messages.IMPORT_EMPTY)
@@ -314,7 +329,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
     if item.error:
         return LineResult(item.line, "refused", msg=item.error)
     if item.source:
-        status, code, msg = importers.import_one(user_id, item)
+        status, code, msg = saving.import_one(user_id, item)
         return LineResult(item.line, status, short_code=code, msg=msg)
     if item.lstu_code:
         outcome = _claim(user_id, item.lstu_code)
