@@ -602,6 +602,13 @@ if SHORTENER_BLOCKED_HOSTS:
         re.compile(SHORTENER_BLOCKED_HOSTS)
     except re.error as exc:
         raise ImproperlyConfigured(f"SHORTENER_BLOCKED_HOSTS is not a valid regular expression: {exc}.") from None
+# Moderation (shortener/moderation/): a blocklist of target domains (one a line or hosts-file
+# lines, re-read when it changes), how often the links made before are checked against it
+# (seconds; 0: never), and reports per client address per period.
+SHORTENER_BLOCKLIST_FILE = env_str("SHORTENER_BLOCKLIST_FILE")
+SHORTENER_BLOCKLIST_CHECK_SECONDS = env_int("SHORTENER_BLOCKLIST_CHECK_SECONDS", 3600, minimum=0)
+SHORTENER_REPORT_RATE_LIMIT = env_int("SHORTENER_REPORT_RATE_LIMIT", 5, minimum=1)
+SHORTENER_REPORT_RATE_PERIOD = env_int("SHORTENER_REPORT_RATE_PERIOD", 3600, minimum=1)
 SHORTENER_CODE_LENGTH = env_int("SHORTENER_CODE_LENGTH", 8, minimum=6)
 # Pixels per QR module of the base64 PNG in JSON answers (Lstu's qrcode_size).
 SHORTENER_QRCODE_SCALE = min(env_int("SHORTENER_QRCODE_SCALE", 3, minimum=1), 100)

@@ -7,6 +7,7 @@ from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
 from shortener.models import ApiKey, ShortLink
+from shortener.moderation import admin as moderation_admin  # noqa: F401  (registers the queue)
 from shortener.services.tallies import NEWEST, all_links, created_key_at
 
 admin.site.register(ApiKey, ApiKeyAdmin)
@@ -64,7 +65,7 @@ class ShortLinkAdmin(admin.ModelAdmin):
     list_select_related = ("owner",)
     search_fields = ("code", "url", "owner__username")
     raw_id_fields = ("owner",)
-    readonly_fields = ("counter", "created_at")
+    readonly_fields = ("counter", "created_at", "imported_visits")
     # Newest first with the pk the admin adds as tiebreak: the order of shortener_link_created_idx.
     ordering = ("-created_at", "-pk")
     # At 10^6 links an exact count is a scan per list page: count only up to a bound, then estimate.

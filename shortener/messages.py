@@ -106,3 +106,21 @@ PASSWORD_HASH_FOREIGN = (
     "The password_hash is not one this server would make ({algorithm} with the server's own work factor), "
     "and it cannot be converted without the password: import the link without it and set the password again."
 )
+
+# Moderation (shortener/moderation/).
+LINK_DISABLED = "The shortened URL {short} has been disabled by the moderators of this server."
+REPORT_SENT = "Thank you. The report on {short} has been sent to the moderators."
+REPORT_REASON_MISSING = 'Say why this link should be disabled (field "reason").'
+REPORT_REASON_TOO_LONG = "The reason is too long: {limit} characters at most."
+TOO_MANY_REPORTS = "Too many reports from this address. Please retry in {seconds} second(s)."
+MODERATION_ACTION_INVALID = 'The action must be one of "disable", "enable", "dismiss".'
+MODERATION_DISABLED = "The shortened URL {short} is now disabled."
+MODERATION_ENABLED = "The shortened URL {short} redirects again."
+MODERATION_DISMISSED = "The reports on {short} are dismissed."
+HOST_BLOCKLISTED = "The URL you want to shorten comes from a domain ({host}) that is on this server's blocklist."
+
+# Imports from other shorteners (shortener/importers/).
+IMPORT_CODE_CONFLICT = "The short code {code} is already taken here: not imported (nothing was overwritten)."
+IMPORT_DATE_INVALID = "The creation date {value!r} is not a date and time, or is in the future."
+IMPORT_VISITS_INVALID = "The visit count {value!r} is not a whole number from 0 up."
+IMPORT_SQL_UNREADABLE = "The SQL holds no INSERT into a YOURLS url table that can be read."

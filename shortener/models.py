@@ -50,6 +50,12 @@ class ShortLink(models.Model):
     # A Django password hash; empty: no password. A protected link is never followed by the
     # fast path: the view asks for the password first (views/password.py).
     password_hash = models.CharField(max_length=200, blank=True, default="", editable=False)
+    # Moderation (shortener/moderation/): a disabled link answers 410 but keeps its code and stats.
+    disabled_at = models.DateTimeField(null=True, blank=True, help_text="Disabled by an admin or the blocklist.")
+    disabled_reason = models.CharField(max_length=200, blank=True, default="")
+    # Visits counted by the shortener a link was imported from (shortener/importers/): shown
+    # apart, never added to `counter`, which counts the unique visits seen here.
+    imported_visits = models.PositiveBigIntegerField(default=0, help_text="Visits counted before the import.")
 
     class Meta:
         verbose_name = "short link"
@@ -139,6 +145,10 @@ class ShortLink(models.Model):
     @property
     def is_protected(self) -> bool:
         return bool(self.password_hash)
+
+    @property
+    def is_disabled(self) -> bool:
+        return self.disabled_at is not None
 
     @property
     def has_lifetime(self) -> bool:
@@ -415,3 +425,37 @@ class VisitBreakdown(models.Model):
 
     def __str__(self) -> str:
         return f"{self.visits} visit(s) of {self.link_id} on {self.day}: {self.dimension} {self.name}"
+
+
+class LinkReport(models.Model):
+    """A visitor's report that a link is abuse (shortener/moderation/): the admins' queue reads them per link."""
+
+    link = models.ForeignKey(ShortLink, on_delete=models.CASCADE, related_name="reports", db_index=False)
+    reason = models.CharField(max_length=1000)
+    created_at = models.DateTimeField(default=timezone.now)
+    # Set when an admin disables or keeps the link: the report leaves the queue.
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(condition=~Q(reason=""), name="shortener_linkreport_reason_not_empty"),
+        ]
+        indexes = [
+            # The queue: open reports per link (also the foreign key's index).
+            models.Index(fields=["link", "created_at"], name="shortener_linkreport_link_idx"),
+            models.Index(
+                fields=["created_at"], condition=Q(resolved_at__isnull=True), name="shortener_linkreport_open_idx"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"report on {self.link_id}: {self.reason[:40]}"
+
+
+class ReportedLink(ShortLink):
+    """The Django admin's moderation queue: links with open reports (shortener/moderation/admin.py)."""
+
+    class Meta:
+        proxy = True
+        verbose_name = "reported link"
+        verbose_name_plural = "reported links (moderation queue)"

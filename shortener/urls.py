@@ -1,5 +1,6 @@
 from django.urls import path, register_converter
 
+from shortener.moderation import views as moderation
 from shortener.services.links import CODE_RE
 from shortener.views import auth, links, manage, qr, stats, tokens, transfer
 
@@ -49,6 +50,9 @@ urlpatterns = [
     path("qr/<shortcode:code>.svg", qr.qr_download, {"kind": "svg"}, name="qr-svg"),
     path("d/<shortcode:code>", stats.delete, name="delete"),
     path("d/<shortcode:code>.json", stats.delete, JSON_SUFFIX),
+    path("report/<shortcode:code>", moderation.report, name="report"),
+    path("moderation", moderation.queue, name="moderation"),
+    path("moderation/<shortcode:code>", moderation.moderate, name="moderate"),
     # Last: any other single segment is a short code (codes have no dot, so `.json` is free).
     path("<shortcode:code>", links.follow, name="redirect"),
     path("<shortcode:code>.json", links.follow, JSON_SUFFIX),

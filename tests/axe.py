@@ -13,9 +13,10 @@ AXE_VERSION = "4.14.1"
 AXE_SCRIPT = Path(__file__).parent / "fixtures" / "axe" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 
-# Every page of the site, as (path, who): "anonymous" or "signed-in" (as alice). A path may name
+# Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin" (alice in
+# the shortener's admin mode). A path may name
 # objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
-# {report}, {link}, {protected_link} (tests/foundation/test_axe_browser.py::objects).
+# {report}, {link}, {protected_link}, {disabled_link} (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
     ("/", "signed-in"),
@@ -47,6 +48,9 @@ PAGES: list[tuple[str, str]] = [
     ("/s/edit/{link}", "signed-in"),
     ("/s/delete/{link}", "signed-in"),
     ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
+    ("/s/report/{link}", "anonymous"),
+    ("/s/{disabled_link}", "anonymous"),  # a link disabled by moderation (410)
+    ("/s/moderation", "admin"),  # signed in, then in C's admin mode
     # The account area (allauth's pages in the site's layout); sign-up is open during the sweep.
     ("/accounts/login/", "anonymous"),
     ("/accounts/signup/", "anonymous"),

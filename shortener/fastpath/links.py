@@ -58,6 +58,8 @@ class CachedLink:
     counter: int = 0
     # Password-protected: never followed by the WSGI shortcut; the view asks for the password.
     protected: bool = False
+    # Disabled by moderation: answers 410 (shortener/moderation/), from this copy, no query.
+    disabled: bool = False
 
 
 def _unix_time(value: datetime | str | None) -> float | None:
@@ -167,11 +169,18 @@ class LocalLinks:
         rows = (
             ShortLink.objects.filter(deleted_at__isnull=True)
             .order_by("-counter", "-created_at")
-            .values_list("code", "pk", "url", "expires_at", "max_visits", "counter", "password_hash")[:limit]
+            .values_list("code", "pk", "url", "expires_at", "max_visits", "counter", "password_hash", "disabled_at")[
+                :limit
+            ]
         )
         loaded = {
-            code: (CachedLink(pk, url, False, _unix_time(expires_at), max_visits, counter, bool(hashed)), expires)
-            for code, pk, url, expires_at, max_visits, counter, hashed in rows
+            code: (
+                CachedLink(
+                    pk, url, False, _unix_time(expires_at), max_visits, counter, bool(hashed), disabled is not None
+                ),
+                expires,
+            )
+            for code, pk, url, expires_at, max_visits, counter, hashed, disabled in rows
         }
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
@@ -186,8 +195,8 @@ local_links = LocalLinks()
 
 
 def _cache_key(code: str) -> str:
-    # v3: CachedLink gained `protected` (v2: the lifetime fields); older pickled copies must not be read.
-    return f"shortener:code:v3:{code}"
+    # v4: CachedLink gained `disabled` (v3 `protected`, v2 the lifetime fields); older pickled copies must not be read.
+    return f"shortener:code:v4:{code}"
 
 
 def _fetch(code: str) -> CachedLink | None:
@@ -195,15 +204,17 @@ def _fetch(code: str) -> CachedLink | None:
     # building would cost more than the database's answer.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, url, deleted_at IS NOT NULL, expires_at, max_visits, counter, password_hash <> '' "
-            f"FROM {LINK_TABLE} WHERE code = %s",
+            f"SELECT id, url, deleted_at IS NOT NULL, expires_at, max_visits, counter, password_hash <> '', "
+            f"disabled_at IS NOT NULL FROM {LINK_TABLE} WHERE code = %s",
             [code],
         )
         row = cursor.fetchone()
     if row is None:
         return None
-    pk, url, is_deleted, expires_at, max_visits, counter, protected = row
-    return CachedLink(pk, url, bool(is_deleted), _unix_time(expires_at), max_visits, counter, bool(protected))
+    pk, url, is_deleted, expires_at, max_visits, counter, protected, disabled = row
+    return CachedLink(
+        pk, url, bool(is_deleted), _unix_time(expires_at), max_visits, counter, bool(protected), bool(disabled)
+    )
 
 
 def lifetime_over(link: CachedLink) -> str | None:

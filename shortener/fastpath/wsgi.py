@@ -189,8 +189,8 @@ def shortcut_answer(environ: dict, *, may_write: bool = False) -> Answer | None:
     fastpath.start()
     # This process's copies only: a miss goes to the view, which looks the code up and caches it.
     link = local_links.get(code)
-    if link is None or link.is_deleted or fastpath.lifetime_over(link):
-        return None  # the view answers 404 with the reason
+    if link is None or link.is_deleted or link.disabled or fastpath.lifetime_over(link):
+        return None  # the view answers 404 (410 when disabled) with the reason
     if link.protected:
         return None  # the view asks for its password first
     if link.max_visits is not None:

@@ -24,6 +24,7 @@ from shortener.models import (
     LiveLinkCount,
     ShortLink,
 )
+from shortener.moderation.blocklist import blocklist
 from shortener.services import ranking
 from shortener.services.tallies import generated_codes
 
@@ -31,6 +32,7 @@ from shortener.services.tallies import generated_codes
 RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
     | {"tokens", "export", "import"}
+    | {"moderation", "report"}
 )
 # What a code may look like, generated or custom: the URL converter and the fast path match it too.
 CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
@@ -67,7 +69,16 @@ def clean_url(raw: str) -> str:
     host = (urlsplit(url).hostname or "").lower()
     if settings.SHORTENER_BLOCKED_HOSTS and _blocked_hosts(settings.SHORTENER_BLOCKED_HOSTS).search(host):
         raise Failure(messages.HOST_BLOCKED.format(host=host), 403)
+    if blocklist.blocked_domain(host):
+        raise Failure(messages.HOST_BLOCKLISTED.format(host=host), 403)
     return url
+
+
+def host_blocked(host: str) -> bool:
+    """Whether links to `host` are refused now (the periodic check asks it of older links)."""
+    host = host.lower()
+    pattern = settings.SHORTENER_BLOCKED_HOSTS
+    return bool((pattern and _blocked_hosts(pattern).search(host)) or blocklist.blocked_domain(host))
 
 
 def clean_custom(raw: str, *, url: str) -> str:
@@ -100,14 +111,21 @@ def link_create(
     expires_at: datetime | None = None,
     max_visits: int | None = None,
     password_hash: str = "",
+    created_at: datetime | None = None,
+    imported_visits: int = 0,
 ) -> ShortLink:
     """Shorten `url` for the user (None: anonymously); every argument must already be clean.
 
     Without custom text or lifetime, the user's existing code for the same URL is returned;
     the conditional unique constraint makes that hold when two requests race. A link
-    with a lifetime is always a new one.
+    with a lifetime is always a new one. `created_at` and `imported_visits`: a link imported
+    from another shortener (shortener/importers/) keeps its date and the visits counted there.
     """
     lifetime = {"expires_at": expires_at, "max_visits": max_visits, "password_hash": password_hash}
+    if created_at is not None:
+        lifetime["created_at"] = created_at
+    if imported_visits:
+        lifetime["imported_visits"] = imported_visits
     if custom:
         try:
             return _insert(code=custom, url=url, owner_id=owner_id, is_custom=True, **lifetime)

@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from datetime import datetime
 from typing import Any
 
 import orjson
@@ -31,12 +32,25 @@ from common import parsers
 from common.csv_safety import neutralise, restore
 from shortener import messages
 from shortener.errors import Failure
+from shortener.importers import detect, saving
 from shortener.models import LinkImport, LinkTag, ShortLink
+from shortener.moderation.reports import link_disable
 from shortener.services.editing import clean_password_hash, clean_tags, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
 
-EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits", "tags", "password_hash")
+EXPORT_FIELDS = (
+    "url",
+    "custom",
+    "short",
+    "counter",
+    "created_at",
+    "expires_at",
+    "max_visits",
+    "tags",
+    "password_hash",
+    "disabled",
+)
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -60,8 +74,14 @@ class ImportItem:
     max_visits: str = ""
     tags: str = ""
     password_hash: str = ""
+    # Moderation: a link disabled where it was exported stays disabled here.
+    disabled: bool = False
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
+    # A line of another shortener's export (shortener/importers/): its name, date and visits.
+    source: str = ""
+    created_at: datetime | None = None
+    imported_visits: int = 0
 
 
 # Rows fetched per round trip by the export's server-side cursor, and encoded per write.
@@ -76,6 +96,7 @@ EXPORT_COLUMNS = (
     "expires_at",
     "max_visits",
     "password_hash",
+    "disabled_at",
 )
 
 
@@ -125,8 +146,9 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
                 "max_visits": max_visits,
                 "tags": tags.get(pk, []),
                 "password_hash": hashed,
+                "disabled": disabled_at is not None,
             }
-            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
+            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, disabled_at in chunk
         ]
         # One encoder call per chunk, less the list's brackets: the items and their ", ".
         yield separator + encode(rows)[1:-1].encode()
@@ -157,8 +179,9 @@ def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
                     max_visits,
                     neutralise(" ".join(tags.get(pk, []))),
                     neutralise(hashed),
+                    1 if disabled_at is not None else 0,
                 )
-                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
+                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, disabled_at in chunk
             ]
         )
         yield out.getvalue().encode()
@@ -180,7 +203,23 @@ def parse_import(data: bytes) -> list[ImportItem]:
     stripped = text.lstrip()
     if not stripped:
         raise Failure(messages.IMPORT_EMPTY)
-    items = list(_json_items(stripped) if stripped[0] in "[{" else _csv_items(text))
+    foreign = detect.parse(text)
+    if foreign is not None:
+        items = [
+            ImportItem(
+                entry.line,
+                url=entry.url,
+                custom=entry.code,
+                tags=entry.tags,
+                error=entry.error,
+                source=entry.source,
+                created_at=entry.created_at,
+                imported_visits=entry.imported_visits,
+            )
+            for entry in foreign
+        ]
+    else:
+        items = list(_json_items(stripped) if stripped[0] in "[{" else _csv_items(text))
     if not items:
         raise Failure(messages.IMPORT_EMPTY)
     if len(items) > settings.SHORTENER_IMPORT_MAX_LINES:
@@ -215,6 +254,7 @@ def _json_items(text: str) -> Iterator[ImportItem]:
                 max_visits=_text(entry.get("max_visits")),
                 tags=" ".join(entry["tags"]) if _is_text_list(entry.get("tags")) else _text(entry.get("tags")),
                 password_hash=_text(entry.get("password_hash")),
+                disabled=entry.get("disabled") is True,
             )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
@@ -250,13 +290,15 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
             # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
             # Its cells come back as they were before the export neutralised them; none of these
             # fields may start with a quote, so a CSV of another origin loses nothing by it.
-            ours = len(row) == len(EXPORT_FIELDS)
+            # (Exports made before the `disabled` column have one column less.)
+            ours = len(row) in (len(EXPORT_FIELDS), len(EXPORT_FIELDS) - 1)
             yield ImportItem(
                 reader.line_num,
                 url=restore(row[0]),
                 custom=restore(row[1]) if len(row) > 1 else "",
                 tags=restore(row[7]) if ours else "",
                 password_hash=restore(row[8]) if ours else "",
+                disabled=ours and len(row) > 9 and row[9].strip() == "1",
             )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None
@@ -286,6 +328,9 @@ def _claim(user_id: int, code: str) -> LineResult | str:
 def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
     if item.error:
         return LineResult(item.line, "refused", msg=item.error)
+    if item.source:
+        status, code, msg = saving.import_one(user_id, item)
+        return LineResult(item.line, status, short_code=code, msg=msg)
     if item.lstu_code:
         outcome = _claim(user_id, item.lstu_code)
         if isinstance(outcome, str):
@@ -307,6 +352,8 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
             set_tags(link, tags)
     except Failure as failure:
         return LineResult(item.line, "refused", msg=failure.msg)
+    if item.disabled and link.created_at >= started_at:
+        link_disable(link=link, reason="Disabled where it was exported from")
     status = "created" if link.created_at >= started_at else "existing"
     return LineResult(item.line, status, short_code=link.code)
 

@@ -62,13 +62,20 @@ def live_link(request: HttpRequest, code: str) -> ShortLink:
 
 
 def extra_fields(link: ShortLink) -> dict[str, object]:
-    """`tags` and `protected` for JSON answers, only when the link has them (Lstu's shape otherwise)."""
+    """`tags`, `protected`, `disabled` and `imported_visits` for JSON answers, only when the link has them.
+
+    (Lstu's shape otherwise.)"""
     fields: dict[str, object] = {}
     tags = sorted(tag.name for tag in link.tags.all())
     if tags:
         fields["tags"] = tags
     if link.password_hash:
         fields["protected"] = True
+    # Moderation and imports (issue 46): only when set, like the fields above.
+    if link.disabled_at is not None:
+        fields["disabled"] = True
+    if link.imported_visits:
+        fields["imported_visits"] = link.imported_visits
     return fields
 
 

@@ -8,6 +8,7 @@ from django.shortcuts import redirect, render
 from shortener import fastpath, messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
+from shortener.moderation.views import disabled_response
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import redirect_response, success
 from shortener.services.admin_mode import is_admin
@@ -125,6 +126,8 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
         message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
     if message:
         raise Failure(message.format(short=short_url(request, code)), 404)
+    if link.disabled:
+        return disabled_response(request, short_url(request, code))
     if link.protected:
         return password_gate(request, link, short_url(request, code), LIFETIME_OVER_MESSAGES)
     if request.method == "POST":

@@ -14,7 +14,8 @@ from tests.shortener.qr import assert_png_qr_of
 # What a reserved word as custom text is told: every reserved word, and the URL sent.
 RESERVED_REFUSAL = (
     'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "export", "fullstats", "import", '
-    '"logged-out", "login", "logout", "media", "static", "stats", "tokens". Your URL to shorten: https://example.com/'
+    '"logged-out", "login", "logout", "media", "moderation", "report", "static", "stats", "tokens". '
+    "Your URL to shorten: https://example.com/"
 )
 
 pytestmark = pytest.mark.django_db
@@ -373,7 +374,8 @@ def test_reserved_word_message_lists_every_word(alice_client):
 
     assert response.json()["msg"] == (
         'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "export", "fullstats", "import", '
-        '"logged-out", "login", "logout", "media", "static", "stats", "tokens". Your URL to shorten: https://example.com/'
+        '"logged-out", "login", "logout", "media", "moderation", "report", "static", "stats", "tokens". '
+        "Your URL to shorten: https://example.com/"
     )
 
 

@@ -184,6 +184,7 @@ def old_export_rows(owner) -> list[dict]:
             "max_visits": link.max_visits,
             "tags": sorted(tag.name for tag in link.tags.all()),
             "password_hash": link.password_hash,
+            "disabled": link.is_disabled,
         }
         for link in links
     ]
@@ -218,14 +219,16 @@ def test_streamed_csv_export_is_the_old_answer_byte_for_byte(alice_client, user,
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=transfer.EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**row, "tags": " ".join(row["tags"])} for row in old_export_rows(user))
+    writer.writerows(
+        {**row, "tags": " ".join(row["tags"]), "disabled": int(row["disabled"])} for row in old_export_rows(user)
+    )
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response.getvalue() == out.getvalue().encode()
 
 
 def test_an_empty_export_is_an_empty_list_and_a_header(bob_client, other_user):
     assert bob_client.get("/s/export").getvalue() == b"[]"
-    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash\n"
+    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash,disabled\n"
     assert bob_client.get("/s/export.csv").getvalue() == header
 
 

@@ -43,6 +43,7 @@ from django_tasks_db.utils import exclusive_transaction, is_locked_database_exce
 from reports import schedules
 from reports.analysis import rendering
 from reports.tasks import analyze_report, hand_back_analysis, requeue_stale_analyses
+from shortener.moderation import tasks as shortener_tasks
 
 logger = logging.getLogger(__name__)
 
@@ -136,6 +137,11 @@ class AnalysisWorker:
         except Exception:
             # The period stays due (its transaction rolled back); the worker goes on with the analyses.
             logger.exception("A scheduled run failed")
+        try:
+            # The shortener's periodic work rides on this sweep (a task queued at most once per period).
+            shortener_tasks.enqueue_if_due()
+        except Exception:
+            logger.exception("Could not queue the short links' blocklist check")
 
     def _claim(self) -> DBTaskResult | None:
         close_old_connections()
