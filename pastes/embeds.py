@@ -142,7 +142,7 @@ def embed_script(request: HttpRequest, paste_id: str) -> HttpResponse:
         return _script_response(
             ERROR_SCRIPT % {"comment": message.replace("*/", ""), "message": json.dumps(message)}, status
         )
-    lines = sum(content.count("\n") + 1 for _filename, content, _syntax in embed_files(paste))
+    lines = sum(max(1, len(content.splitlines())) for _filename, content, _syntax in embed_files(paste))
     height = min(lines, EMBED_MAX_LINES) * EMBED_LINE_PX + EMBED_CHROME_PX
     src = request.build_absolute_uri(reverse("pastes:paste-embed", kwargs={"paste_id": paste.id}))
     body = SCRIPT % {"src": json.dumps(src), "title": json.dumps(paste.name), "height": height}
