@@ -11,7 +11,7 @@ from datetime import UTC
 from typing import Any, NoReturn
 
 from django.conf import settings
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.settings import api_settings
 
 from common.throttling import Throttle, per_period
-from pastes import comments, services
+from pastes import comments, schema, services
 from pastes.comments import COMMENT_MAX_CHARS, NICKNAME_MAX_LENGTH, Comment
 from pastes.models import Paste
 from pastes.serializers import NamedErrorsMixin, StrictCharField
@@ -100,6 +100,34 @@ class CommentInputSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class CommentSerializer(serializers.Serializer):
+    """A comment, as the discussion API answers it (documentation; comment_object builds it)."""
+
+    id = serializers.IntegerField()
+    parent_id = serializers.IntegerField(allow_null=True, help_text="The top-level comment it replies to, or null.")
+    author = serializers.CharField(allow_null=True, help_text="The signed-in author's username, or null.")
+    nickname = serializers.CharField(allow_null=True, help_text="An anonymous author's nickname, or null.")
+    text = serializers.CharField(help_text="The text; under an encrypted paste, its envelope.")
+    encrypted = serializers.BooleanField()
+    created_at = serializers.CharField(help_text="ISO 8601, UTC, with microseconds.")
+    replies = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="Top-level comments only: their replies, oldest first."
+    )
+
+
+class DiscussionSerializer(serializers.Serializer):
+    comments = CommentSerializer(many=True, help_text="Top-level comments, oldest first.")
+    count = serializers.IntegerField(help_text="Comments and replies in all.")
+
+
+NO_DISCUSSION_DOC = " Also 404 when the paste has no discussion (`discussion` false)."
+COMMENT_ERRORS = {
+    **schema.PASSWORD_ERRORS,
+    404: schema._error(schema.NOT_FOUND.description + NO_DISCUSSION_DOC),
+    429: schema.RATE_LIMITED,
+}
+
+
 def comment_object(comment: Comment, *, with_replies: bool = True) -> dict:
     body = {
         "id": comment.pk,
@@ -142,7 +170,9 @@ class CommentListView(PasteAPIView):
         description="The comments, oldest first, each top-level one with its `replies`. Same authorization as "
         "reading the paste (X-Paste-Password for a password paste); no view is counted. 404 when the paste "
         "has no discussion.",
-        responses={200: dict},
+        parameters=[schema.PASSWORD_PARAMETER],
+        responses={200: DiscussionSerializer, **COMMENT_ERRORS},
+        tags=schema.TAGS,
     )
     def get(self, request: Request, paste_id: str) -> Response:
         paste = readable_discussion(self, paste_id)
@@ -157,7 +187,20 @@ class CommentListView(PasteAPIView):
         f"At most {settings.PASTES_COMMENT_RATE_LIMIT} comments per address per "
         f"{settings.PASTES_COMMENT_RATE_PERIOD} s (429).",
         request=CommentInputSerializer,
-        responses={201: dict},
+        parameters=[schema.PASSWORD_PARAMETER],
+        responses={
+            201: CommentSerializer,
+            400: schema._error(
+                "Malformed JSON, a body that is not an object, an unknown field, a wrong type, empty or oversize "
+                "text, a parent_id that is not a top-level comment of this paste, or a plain text under an "
+                "encrypted paste."
+            ),
+            413: schema.TOO_LARGE,
+            415: schema.UNSUPPORTED,
+            **COMMENT_ERRORS,
+            403: schema._error("Wrong X-Paste-Password, or the discussion is full."),
+        },
+        tags=schema.TAGS,
     )
     def post(self, request: Request, paste_id: str) -> Response:
         paste = readable_discussion(self, paste_id)
@@ -181,7 +224,15 @@ class CommentDetailView(PasteAPIView):
         summary="Delete a comment",
         description="The paste's owner deletes any comment, an author their own; a top-level comment goes with "
         "its replies. 204.",
-        responses={204: None},
+        request=None,
+        responses={
+            204: OpenApiResponse(description="Deleted."),
+            401: schema.UNAUTHORIZED,
+            403: schema._error("Neither the paste's owner nor the comment's author, or a read-only key."),
+            404: schema._error("No such paste or no such comment on it."),
+            429: schema.RATE_LIMITED,
+        },
+        tags=schema.TAGS,
     )
     def delete(self, request: Request, paste_id: str, comment_id: str) -> Response:
         # Checked here rather than by an <int:> converter: a number past the database's bigint is a 404 too.
