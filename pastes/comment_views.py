@@ -198,7 +198,10 @@ class CommentListView(PasteAPIView):
             413: schema.TOO_LARGE,
             415: schema.UNSUPPORTED,
             **COMMENT_ERRORS,
-            403: schema._error("Wrong X-Paste-Password, or the discussion is full."),
+            403: schema._error(
+                schema.READ_ONLY_DOC + " (without a key, the comment is anonymous); or a wrong X-Paste-Password, "
+                "or the discussion is full."
+            ),
         },
         tags=schema.TAGS,
     )
@@ -228,7 +231,7 @@ class CommentDetailView(PasteAPIView):
         responses={
             204: OpenApiResponse(description="Deleted."),
             401: schema.UNAUTHORIZED,
-            403: schema._error("Neither the paste's owner nor the comment's author, or a read-only key."),
+            403: schema._error(schema.READ_ONLY_DOC + "; or neither the paste's owner nor the comment's author."),
             404: schema._error("No such paste or no such comment on it."),
             429: schema.RATE_LIMITED,
         },
