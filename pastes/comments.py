@@ -8,6 +8,8 @@ stored here is an envelope (pastes.encryption) the server cannot open; the nickn
 encrypted. Who may read a paste's comments is who may read the paste, password included.
 """
 
+from datetime import timedelta
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import models, transaction
@@ -20,9 +22,14 @@ from pastes.errors import PasteNotFound, PastesError
 COMMENT_MAX_CHARS = 10_000  # as stored: an encrypted comment's envelope is ~4/3 of its UTF-8 bytes
 NICKNAME_MAX_LENGTH = 50
 COMMENTS_PER_PASTE_MAX = 500  # bounds a discussion's page and its JSON (500 comments of 10,000 characters at most)
+EXPIRY_MARGIN = timedelta(seconds=10)  # see comment_create
 
 
 class Comment(models.Model):
+    # Django's cascade (Python-level, as the paste's own owner cascade must be) collects the comments
+    # and then deletes the paste: a comment inserted in between fails that delete. So a comment is
+    # inserted only under the paste's row lock, and deleting a paste takes that lock first
+    # (services.paste_delete; burning already does), see comment_create.
     paste = models.ForeignKey("pastes.Paste", on_delete=models.CASCADE, related_name="comments")
     # A reply answers a top-level comment; deleting that comment deletes its replies.
     parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies")
@@ -108,7 +115,10 @@ def comment_create(
         # parallel comments cannot pass COMMENTS_PER_PASTE_MAX together.
         from pastes.models import Paste
 
-        paste = Paste.objects.select_for_update().unexpired().filter(pk=paste_id).first()
+        # Expired pastes are deleted without that lock (by any read, or purge_expired_pastes): a paste
+        # about to expire takes no comment, so that no insert can fall between their two deletes.
+        soon = timezone.now() + EXPIRY_MARGIN
+        paste = Paste.objects.select_for_update().unexpired(soon).filter(pk=paste_id).first()
         if paste is None:
             raise PasteNotFound()
         if not paste.discussion:

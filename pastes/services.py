@@ -141,7 +141,12 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
 
 
 def paste_delete(*, paste: Paste) -> None:
-    paste.delete()
+    with transaction.atomic():
+        # The row lock a new comment takes (pastes.comments.comment_create): none can be added
+        # between the cascade's delete of the comments and the paste's own.
+        locked = Paste.objects.select_for_update().filter(pk=paste.pk).first()
+        if locked is not None:
+            locked.delete()
 
 
 def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:
