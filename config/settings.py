@@ -581,6 +581,9 @@ PASTES_PASSWORD_CHECK_LIMIT = env_int("PASTES_PASSWORD_CHECK_LIMIT", 10, minimum
 PASTES_PASSWORD_CHECK_PERIOD = env_int("PASTES_PASSWORD_CHECK_PERIOD", 60, minimum=1)
 # Larger bodies get 413 before they are parsed. 16 MiB fits a paste of the default quota
 # even when every character is JSON-escaped (up to 12 bytes each for "\ud83d\ude00").
+# Comments (discussions) posted from one client address per period (seconds), through the API or the page.
+PASTES_COMMENT_RATE_LIMIT = env_int("PASTES_COMMENT_RATE_LIMIT", 10, minimum=1)
+PASTES_COMMENT_RATE_PERIOD = env_int("PASTES_COMMENT_RATE_PERIOD", 60, minimum=1)
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)
 
 # --- Interface C: short links ---------------------------------------------

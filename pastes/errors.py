@@ -70,6 +70,10 @@ class NotAnEnvelope(PastesError):
         super().__init__(ENVELOPE_MESSAGE)
 
 
+class DiscussionBurns(PastesError):
+    message = "A paste cannot both burn after reading and take comments: choose one."
+
+
 class PasswordRequired(PastesError):
     status = 401
     message = "This paste is protected by a password: send it in the X-Paste-Password header."

@@ -9,6 +9,7 @@ made through the API.
 from functools import lru_cache
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 from pygments.lexers import get_all_lexers
 
 from pastes.models import NAME_MAX_LENGTH, Paste
@@ -49,6 +50,11 @@ class PasteForm(forms.Form):
         help_text="End-to-end: your browser encrypts the text (AES-GCM, 256-bit key) and puts the key only in "
         "the link after #, which browsers never send; the server stores what it cannot read. Whoever has "
         "the whole link can read it; lose the link and nobody can. Needs JavaScript.",
+    )
+    discussion = forms.BooleanField(
+        required=False,
+        label=_("Open a discussion"),
+        help_text=_("Readers may comment under the paste (encrypted with it when it is encrypted)."),
     )
     password = forms.CharField(
         required=False,

@@ -154,6 +154,9 @@ class Paste(models.Model):
         help_text="The content is ciphertext (pastes.encryption's envelope) that only a holder of the link's "
         "#key can read; the server never has the key.",
     )
+    discussion = models.BooleanField(
+        default=False, help_text="Readers may comment under the paste (pastes.comments); closed when off."
+    )
     # A Django password hash (django.contrib.auth.hashers), or empty for none.
     password = models.CharField(
         max_length=128, blank=True, help_text="Hash of the password readers must give; empty: no password."
@@ -268,3 +271,7 @@ class PasteProfile(models.Model):
             return user.paste_profile
         except cls.DoesNotExist:
             return cls(user=user)
+
+
+# The comment model lives with its rules in pastes.comments; imported here so Django registers it.
+from pastes.comments import Comment  # noqa: E402, F401

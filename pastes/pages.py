@@ -32,6 +32,8 @@ from rest_framework.exceptions import ValidationError
 from common.bots import is_bot_request, is_preview_bot_request
 from common.sign_in import signed_in
 from pastes import services, views
+from pastes.comments import threads
+from pastes.embeds import is_embeddable
 from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, TooManyPasswordChecks
 from pastes.forms import PasteForm
 from pastes.highlighting import guess_syntax, highlighted, lexer_for
@@ -51,6 +53,9 @@ def _paste_page(request: HttpRequest, paste: Paste, *, burned: bool = False) -> 
         "paste": paste,
         "burned": burned,
         "raw_url": reverse("pastes:paste-raw", kwargs={"paste_id": paste.id}),
+        # The discussion (pastes.comments), shown to whoever may read the paste.
+        "comments": threads(paste.pk) if paste.discussion and not burned else None,
+        "embeddable": is_embeddable(paste),
     }
     if paste.encrypted:
         # The server cannot read it: the page decrypts it (pastes/static/pastes/e2e.js) and shows it plain.
@@ -238,7 +243,7 @@ def edit(request: HttpRequest, paste_id: str) -> HttpResponse:
     if request.method != "POST":
         initial = {
             field: getattr(paste, field)
-            for field in ("name", "content", "syntax", "exposure", "burn_after_read", "encrypted")
+            for field in ("name", "content", "syntax", "exposure", "burn_after_read", "encrypted", "discussion")
         }
         form = PasteForm(initial=initial, editing=True, has_password=paste.password_protected)
         return _form_page(request, form, title="Edit paste", paste=paste)

@@ -135,6 +135,7 @@ class PasteSerializer(serializers.ModelSerializer):
             "burn_after_read",
             "encrypted",
             "password_protected",
+            "discussion",
         ]
         read_only_fields = fields
         extra_kwargs = {
@@ -159,6 +160,7 @@ class PasteSerializer(serializers.ModelSerializer):
             "burn_after_read": paste.burn_after_read,
             "encrypted": paste.encrypted,
             "password_protected": paste.password_protected,
+            "discussion": paste.discussion,
         }
 
 
@@ -168,6 +170,7 @@ class PasteInputSerializer(serializers.Serializer):
     default_error_messages = {
         "invalid": "The request body must be a JSON object.",
         "unknown_fields": "Unknown field(s): {unknown}. Allowed fields: {allowed}.",
+        "discussion_burns": "A paste cannot both burn after reading and take comments: choose one.",
     }
 
     name = StrictCharField(
@@ -226,6 +229,18 @@ class PasteInputSerializer(serializers.Serializer):
         help_text="Extension: a password readers must give (API: header X-Paste-Password; page: a form). "
         "Stored hashed; empty or absent: none (on edit, empty removes it).",
     )
+
+    discussion = StrictBooleanField(
+        required=False,
+        default=False,
+        help_text="Extension: readers may comment under the paste (GET/POST /paste/@{id}/comments). "
+        "Not with burn_after_read: the paste would be gone before anyone could answer.",
+    )
+
+    def validate(self, values: dict) -> dict:
+        if values.get("discussion") and values.get("burn_after_read"):
+            self.fail_body("discussion_burns")
+        return values
 
     def fail_body(self, key: str, **kwargs: Any) -> NoReturn:
         """Like fail(), for the body as a whole (DRF wants those errors keyed, not bare)."""

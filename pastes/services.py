@@ -19,7 +19,15 @@ from django.utils import timezone
 
 from common.paging import page_rows
 from pastes.encryption import is_envelope
-from pastes.errors import NotAnEnvelope, NotOwner, PasswordRequired, PasteNotFound, QuotaExceeded, WrongPassword
+from pastes.errors import (
+    DiscussionBurns,
+    NotAnEnvelope,
+    NotOwner,
+    PasswordRequired,
+    PasteNotFound,
+    QuotaExceeded,
+    WrongPassword,
+)
 from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
 
 ID_ATTEMPTS = 5
@@ -62,6 +70,7 @@ def paste_create(
     syntax: str = "",
     encrypted: bool = False,
     password: str = "",
+    discussion: bool = False,
 ) -> Paste:
     now = timezone.now()
     if encrypted and not is_envelope(content):
@@ -75,6 +84,7 @@ def paste_create(
         burn_after_read=burn_after_read,
         syntax=syntax,
         encrypted=encrypted,
+        discussion=discussion,
     )
     paste.set_password(password)
     paste.set_expiration(expiration, start=now)
@@ -114,9 +124,11 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
         locked = Paste.objects.select_for_update().unexpired(now).filter(pk=paste.pk).first()
         if locked is None:
             raise PasteNotFound()
-        for field in ("name", "content", "exposure", "burn_after_read", "syntax", "encrypted"):
+        for field in ("name", "content", "exposure", "burn_after_read", "syntax", "encrypted", "discussion"):
             if field in changes:
                 setattr(locked, field, changes[field])
+        if locked.discussion and locked.burn_after_read:
+            raise DiscussionBurns()
         if locked.encrypted and not is_envelope(locked.content):
             raise NotAnEnvelope()
         if "password" in changes:
@@ -129,7 +141,12 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
 
 
 def paste_delete(*, paste: Paste) -> None:
-    paste.delete()
+    with transaction.atomic():
+        # The row lock a new comment takes (pastes.comments.comment_create): none can be added
+        # between the cascade's delete of the comments and the paste's own.
+        locked = Paste.objects.select_for_update().filter(pk=paste.pk).first()
+        if locked is not None:
+            locked.delete()
 
 
 def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from pastes import pages, views
+from pastes import comment_pages, comment_views, embeds, pages, views
 from pastes.models import PASTE_ID_LENGTH
 
 
@@ -27,6 +27,12 @@ urlpatterns = [
     path("create", views.PasteCreateView.as_view(), name="paste-create"),
     path("paste/@<str:paste_id>", views.PasteDetailView.as_view(), name="paste-detail"),
     path("paste/@<str:paste_id>/raw", views.PasteRawView.as_view(), name="paste-raw"),
+    path("paste/@<str:paste_id>/comments", comment_views.CommentListView.as_view(), name="paste-comments"),
+    path(
+        "paste/@<str:paste_id>/comments/<str:comment_id>",
+        comment_views.CommentDetailView.as_view(),
+        name="paste-comment",
+    ),
     path("edit/<str:paste_id>", views.PasteEditView.as_view(), name="paste-edit"),
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
@@ -35,4 +41,12 @@ urlpatterns = [
     path("<pasteid:paste_id>/delete", pages.delete, name="paste-delete-page"),
     path("<pasteid:paste_id>/fork", pages.fork, name="paste-fork"),
     path("<pasteid:paste_id>/download", pages.download, name="paste-download"),
+    path("<pasteid:paste_id>/comments", comment_pages.post_comment, name="paste-comment-page"),
+    path(
+        "<pasteid:paste_id>/comments/<int:comment_id>/delete",
+        comment_pages.delete_comment,
+        name="paste-comment-delete-page",
+    ),
+    path("<pasteid:paste_id>.js", embeds.embed_script, name="paste-embed-script"),
+    path("<pasteid:paste_id>/embed", embeds.embed_frame, name="paste-embed"),
 ]

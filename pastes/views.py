@@ -93,8 +93,8 @@ class PasteIndexView(PasteAPIView):
 
 
 # The fields a curl-style create may give in the query string (or, with -F, in the form).
-QUERY_FIELDS = ("name", "expiration", "exposure", "burn_after_read", "syntax", "encrypted", "password")
-BOOLEAN_FIELDS = ("burn_after_read", "encrypted")
+QUERY_FIELDS = ("name", "expiration", "exposure", "burn_after_read", "syntax", "encrypted", "password", "discussion")
+BOOLEAN_FIELDS = ("burn_after_read", "encrypted", "discussion")
 TRUE_WORDS = frozenset({"true", "1", "yes", "on"})
 FALSE_WORDS = frozenset({"false", "0", "no", "off", ""})
 

@@ -14,9 +14,9 @@ AXE_SCRIPT = Path(__file__).parent / "fixtures" / "axe" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 
 # Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin" (alice in
-# the shortener's admin mode). A path may name
-# objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
-# {report}, {link}, {protected_link}, {disabled_link} (tests/foundation/test_axe_browser.py::objects).
+# the shortener's admin mode). A path may name objects the sweep makes: {paste}, {encrypted_paste},
+# {protected_paste}, {burning_paste}, {discussed_paste}, {report}, {link}, {protected_link},
+# {disabled_link} (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
     ("/", "signed-in"),
@@ -34,6 +34,9 @@ PAGES: list[tuple[str, str]] = [
     ("/pastes/{encrypted_paste}", "anonymous"),
     ("/pastes/{protected_paste}", "anonymous"),
     ("/pastes/{burning_paste}", "anonymous"),
+    ("/pastes/{discussed_paste}", "anonymous"),  # the discussion, and the embed snippets
+    ("/pastes/{discussed_paste}", "signed-in"),  # the owner's Delete buttons on comments
+    ("/pastes/{paste}/embed", "anonymous"),  # the embed, as another site's iframe shows it
     # A: reports
     ("/reports/", "signed-in"),
     ("/reports/projects", "signed-in"),

@@ -11,6 +11,7 @@ from django.test import Client
 from rest_framework import status
 
 from common.permissions import READ_ONLY_KEY
+from pastes.comments import Comment
 from pastes.models import ApiKey as PastesKey
 from reports.models import ApiKey as ReportsKey
 from reports.models import Webhook
@@ -66,12 +67,15 @@ def objects(user) -> dict[str, object]:
         project=report.project, url="https://hooks.example/", events=["report.done"], secret="s" * 20
     )
     audit = done_audit(user, host="audit.example")
+    paste = PasteFactory(owner=user, discussion=True)  # with a comment: the discussion's delete is a write too
+    comment = Comment.objects.create(paste=paste, nickname="Ann", text="hi")
     return {
         "report": report.pk,
         "audit": audit.pk,
         "project": report.project.name,
         "webhook_id": webhook.pk,
-        "paste_id": PasteFactory(owner=user).pk,
+        "paste_id": paste.pk,
+        "comment_id": comment.pk,
         "username": user.username,
         "what": "pages",
         "fmt": "csv",

@@ -14,6 +14,7 @@ from django.contrib.auth.hashers import make_password
 from django.test import Client
 from django.utils import timezone
 
+from pastes.comments import Comment
 from pastes.models import ApiKey as PastesApiKey
 from reports.models import ApiKey as ReportsApiKey
 from shortener.models import ApiKey as ShortenerApiKey
@@ -70,6 +71,7 @@ def objects(user) -> dict[str, str]:
         "encrypted_paste": PasteFactory(owner=user, name="Sealed", content=content, encrypted=True).id + f"#key={key}",
         "protected_paste": protected(user, name="Vault").id,
         "burning_paste": PasteFactory(owner=user, name="Once", burn_after_read=True).id,
+        "discussed_paste": discussed(user),
         "report": ReportFactory(owner=user).pk,
         "link": ShortLinkFactory(owner=user, code="axe1").code,
         "protected_link": ShortLinkFactory(owner=user, code="axe2", password_hash=make_password("axe")).code,
@@ -82,6 +84,14 @@ def reported_and_disabled(user) -> str:
     reported = ShortLinkFactory(owner=user, code="axe4", url="https://phish.example/a-long-path-to-show-wrapping")
     LinkReport.objects.create(link=reported, reason="Phishing: it asks for a bank password.")
     return ShortLinkFactory(owner=user, code="axe3", disabled_at=timezone.now(), disabled_reason="Reported").code
+
+
+def discussed(user) -> str:
+    """A paste with a discussion: a comment with a reply, so the page shows both levels."""
+    paste = PasteFactory(owner=user, name="Talk", content="print('hi')\n", syntax="python", discussion=True)
+    top = Comment.objects.create(paste=paste, nickname="Ann", text="Nice one")
+    Comment.objects.create(paste=paste, parent=top, author=user, text="Thanks")
+    return paste.id
 
 
 @pytest.mark.parametrize("look", LOOKS)

@@ -37,6 +37,7 @@ def test_create_returns_the_paste_object_with_defaults(owner_client, user):
         "burn_after_read": False,
         "encrypted": False,
         "password_protected": False,
+        "discussion": False,
     }
     paste = Paste.objects.get()
     assert paste.id == body["id"]
@@ -180,7 +181,7 @@ def test_create_rejects_unknown_field_names(owner_client):
         response,
         400,
         "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
-        "encrypted, password.",
+        "encrypted, password, discussion.",
     )
 
 

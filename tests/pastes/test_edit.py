@@ -129,7 +129,7 @@ def test_edit_rejects_unknown_fields(owner_client, paste):
         response,
         400,
         "Unknown field(s): views. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
-        "encrypted, password, id.",
+        "encrypted, password, discussion, id.",
     )
 
 

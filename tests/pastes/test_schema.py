@@ -11,6 +11,11 @@ PATHS = {
     "/pastes/delete/{paste_id}": "delete",
     "/pastes/accounts/@{username}": "get",
 }
+# The discussion (issue 47): several methods on one path.
+COMMENT_PATHS = {
+    "/pastes/paste/@{paste_id}/comments": {"get", "post"},
+    "/pastes/paste/@{paste_id}/comments/{comment_id}": {"delete"},
+}
 
 
 @pytest.fixture
@@ -23,11 +28,12 @@ def schema(client) -> dict:
 def test_schema_documents_every_paste_operation(schema):
     documented = {path: set(operations) for path, operations in schema["paths"].items() if path.startswith("/pastes/")}
 
-    assert documented == {path: {method} for path, method in PATHS.items()}
+    assert documented == {path: {method} for path, method in PATHS.items()} | COMMENT_PATHS
 
 
 def test_schema_documents_the_error_shape_on_every_paste_operation(schema):
-    for path, method in PATHS.items():
+    operations = [*PATHS.items(), *((path, method) for path, methods in COMMENT_PATHS.items() for method in methods)]
+    for path, method in operations:
         responses = schema["paths"][path][method]["responses"]
         errors = [code for code in responses if code.startswith(("4", "5"))]
         assert errors, path
@@ -50,6 +56,7 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "burn_after_read",
         "encrypted",
         "password_protected",
+        "discussion",
     }
     assert set(components["User"]["properties"]) == {
         "username",

@@ -192,4 +192,6 @@
     });
   }
   document.querySelectorAll("[data-e2e-form]").forEach(setUpForm);
+  // For the discussion under an encrypted paste (pastes/static/pastes/comments.js): the same key and format.
+  window.pastesE2E = { available: available, keyFromLink: keyFromLink, encrypt: encrypt, decrypt: decrypt, parseEnvelope: parseEnvelope };
 })();
