@@ -33,6 +33,7 @@ from common.bots import is_bot_request, is_preview_bot_request
 from common.sign_in import signed_in
 from pastes import services, views
 from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, TooManyPasswordChecks
+from pastes.files import files_for_page
 from pastes.forms import PasteForm
 from pastes.highlighting import guess_syntax, highlighted, lexer_for
 from pastes.models import Paste
@@ -51,7 +52,10 @@ def _paste_page(request: HttpRequest, paste: Paste, *, burned: bool = False) -> 
         "paste": paste,
         "burned": burned,
         "raw_url": reverse("pastes:paste-raw", kwargs={"paste_id": paste.id}),
+        "files": files_for_page(paste),  # a many-file paste's files, each with its links (issue 47)
     }
+    if context["files"]:
+        return render(request, "pastes/paste_files.html", context)
     if paste.encrypted:
         # The server cannot read it: the page decrypts it (pastes/static/pastes/e2e.js) and shows it plain.
         context["download_name"] = (slugify(paste.name) or paste.id) + ".txt"

@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from pastes import pages, views
+from pastes import file_pages, file_views, pages, views
 from pastes.models import PASTE_ID_LENGTH
 
 
@@ -27,6 +27,13 @@ urlpatterns = [
     path("create", views.PasteCreateView.as_view(), name="paste-create"),
     path("paste/@<str:paste_id>", views.PasteDetailView.as_view(), name="paste-detail"),
     path("paste/@<str:paste_id>/raw", views.PasteRawView.as_view(), name="paste-raw"),
+    path("paste/@<str:paste_id>/files/<int:number>/raw", file_views.FileRawView.as_view(), name="paste-file-raw"),
+    path("paste/@<str:paste_id>/revisions", file_views.RevisionListView.as_view(), name="paste-revisions"),
+    path(
+        "paste/@<str:paste_id>/revisions/<int:number>",
+        file_views.RevisionDetailView.as_view(),
+        name="paste-revision",
+    ),
     path("edit/<str:paste_id>", views.PasteEditView.as_view(), name="paste-edit"),
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
@@ -35,4 +42,7 @@ urlpatterns = [
     path("<pasteid:paste_id>/delete", pages.delete, name="paste-delete-page"),
     path("<pasteid:paste_id>/fork", pages.fork, name="paste-fork"),
     path("<pasteid:paste_id>/download", pages.download, name="paste-download"),
+    path("<pasteid:paste_id>/files/<int:number>/download", file_pages.download_file, name="paste-file-download"),
+    path("<pasteid:paste_id>/download.zip", file_pages.download_zip, name="paste-zip"),
+    path("<pasteid:paste_id>/history", file_pages.history, name="paste-history"),
 ]

@@ -84,6 +84,7 @@ def test_account_pastes_are_paste_objects(anon_client, paste):
             "burn_after_read": False,
             "encrypted": False,
             "password_protected": False,
+            "files": [{"filename": "hello.txt", "content": "Hello, world!", "syntax": ""}],
         }
     ]
 

@@ -128,7 +128,7 @@ def test_edit_rejects_unknown_fields(owner_client, paste):
     assert_pastes_error(
         response,
         400,
-        "Unknown field(s): views. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
+        "Unknown field(s): views. Allowed fields: name, content, files, expiration, exposure, burn_after_read, syntax, "
         "encrypted, password, id.",
     )
 
@@ -185,19 +185,25 @@ def test_edit_content_over_quota_is_413(owner_client, user, paste):
 
     response = edit(owner_client, paste.id, id=paste.id, content="x" * 21)
 
+    # 21 new characters, and the 13 of "Hello, world!" kept as revision 1 (issue 47).
     assert_pastes_error(
         response,
         413,
-        quota_exceeded(limit=20, needed=21),
+        quota_exceeded(limit=20, needed=34),
     )
     paste.refresh_from_db()
     assert paste.content == "Hello, world!"
 
 
-def test_edit_quota_counts_the_new_content_instead_of_the_old(owner_client, user):
-    PasteProfileFactory(user=user, max_paste_chars=20)
+def test_edit_quota_counts_the_new_content_and_the_old_kept_as_a_revision(owner_client, user):
+    profile = PasteProfileFactory(user=user, max_paste_chars=34)
     paste = PasteFactory(owner=user, content="x" * 15)
 
+    refused = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
+
+    assert_pastes_error(refused, 413, quota_exceeded(limit=34, needed=35))
+    profile.max_paste_chars = 35
+    profile.save()
     response = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
 
     assert response.status_code == status.HTTP_200_OK
