@@ -64,7 +64,7 @@ class FilesField(serializers.Field):
     """`files`: 1 to MAX_FILES objects {filename, content, syntax?}; each error names the file."""
 
     default_error_messages = {
-        "not_list": "files must be a list of objects {filename, content, syntax}.",
+        "not_list": "files must be a list of objects {{filename, content, syntax}}.",
         "empty": "files must hold at least one file.",
         "too_many": f"A paste holds at most {MAX_FILES} files.",
         "not_object": "files[{index}] must be an object {{filename, content, syntax}}.",

@@ -41,8 +41,8 @@ def _check_quota(
 
     Every file and every kept revision counts (pastes.files.owner_extra_chars). With
     `excluding`, that paste is being replaced by `added_chars` characters (with its files and
-    revisions); an edit whose files do not grow (`grows` False) is always allowed, so a user
-    whose limit was lowered below what they already store can still shrink their pastes. Call
+    revisions); an edit that does not grow it (`grows` False) is always allowed, so a user whose
+    limit was lowered below what they already store can still rename their pastes. Call
     inside a transaction: it locks the owner's profile and drops their expired pastes, which no
     longer count.
     """
@@ -60,7 +60,7 @@ def paste_create(
     *,
     owner: AbstractBaseUser,
     name: str,
-    content: str,
+    content: str = "",
     expiration: Paste.Expiration = Paste.Expiration.NEVER,
     exposure: Paste.Exposure = Paste.Exposure.PUBLIC,
     burn_after_read: bool = False,
@@ -142,14 +142,17 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
         if writes_text:
             kept = revisions.revision_size_if_kept(locked=locked, new_name=new_name, new_files=new_files)
             old_files = paste_files_module.paste_files(locked)
-            kept_before = 0 if locked.burn_after_read else revisions.kept_chars(locked)
-            new_chars = paste_files_module.files_chars(new_files)
+            kept_now = revisions.kept_chars(locked)
+            kept_after = 0 if locked.burn_after_read else kept_now + kept
+            added = paste_files_module.files_chars(new_files) + kept_after
+            # Only an edit that does not grow what the paste stores (files and revisions) may pass
+            # a lowered limit: a changed file keeps its old text as a revision, so it always grows.
             _check_quota(
                 owner=paste.owner,
-                added_chars=new_chars + kept_before + kept,
+                added_chars=added,
                 now=now,
                 excluding=locked,
-                grows=new_chars > paste_files_module.files_chars(old_files),
+                grows=added > paste_files_module.files_chars(old_files) + kept_now,
             )
             if locked.burn_after_read:
                 locked.revisions.all().delete()  # burn-after-read pastes keep no history

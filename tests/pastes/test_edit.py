@@ -218,15 +218,17 @@ def test_edit_with_patch_only(owner_client, paste):
     assert_pastes_error(response, 405, 'Method "PUT" not allowed.')
 
 
-def test_edit_shrinking_content_is_allowed_when_already_over_a_lowered_quota(owner_client, user):
+def test_edit_shrinking_content_over_a_lowered_quota_is_413_since_the_old_text_is_kept(owner_client, user):
+    # Issue 47: the old text stays as a revision, so shrinking frees nothing; removing revisions
+    # or deleting pastes does.
     paste = PasteFactory(owner=user, content="x" * 30)
     PasteProfileFactory(user=user, max_paste_chars=10)
 
     response = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
 
-    assert response.status_code == status.HTTP_200_OK
+    assert_pastes_error(response, 413, quota_exceeded(limit=10, needed=50))
     paste.refresh_from_db()
-    assert paste.content == "y" * 20
+    assert paste.content == "x" * 30
 
 
 def test_edit_name_only_is_allowed_when_over_a_lowered_quota(owner_client, user):
