@@ -303,9 +303,11 @@ def files_for_page(paste: Paste) -> list[dict]:
             "raw_url": reverse("pastes:paste-file-raw", kwargs={"paste_id": paste.id, "number": number}),
             "download_url": reverse("pastes:paste-file-download", kwargs={"paste_id": paste.id, "number": number}),
             "content": file["content"],
+            "envelope_id": f"file-{number}-envelope",
+            "filename_envelope_id": f"file-{number}-filename",
         }
         if not paste.encrypted:
             lexer = lexer_for(file["content"], file["syntax"])
-            entry |= {"code": highlighted(file["content"], lexer), "language": lexer.name}
+            entry |= {"code": highlighted(file["content"], lexer, anchors=f"F{number}L"), "language": lexer.name}
         shown.append(entry)
     return shown
