@@ -141,11 +141,11 @@ def prepare_files(files: list[dict], *, encrypted: bool) -> list[dict]:
     if encrypted:
         if not all(is_envelope(file["content"]) and is_envelope(file["filename"]) for file in files):
             raise NotAnEnvelope()
-        return [dict(file) for file in files]
+        return [file | {"syntax": file.get("syntax", "")} for file in files]
     from pastes.highlighting import guess_syntax
 
     return [
-        file | {"syntax": file["syntax"] or syntax_for_filename(file["filename"]) or guess_syntax(file["content"])}
+        file | {"syntax": file.get("syntax") or syntax_for_filename(file["filename"]) or guess_syntax(file["content"])}
         for file in files
     ]
 
