@@ -15,6 +15,7 @@ BLOCKING = ("serious", "critical")
 
 # Every page of the site, as (path, who): "anonymous" or "signed-in" (as alice). A path may name
 # objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
+# {files_paste} (three files, edited), {encrypted_files_paste},
 # {report}, {link}, {protected_link} (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
@@ -33,6 +34,11 @@ PAGES: list[tuple[str, str]] = [
     ("/pastes/{encrypted_paste}", "anonymous"),
     ("/pastes/{protected_paste}", "anonymous"),
     ("/pastes/{burning_paste}", "anonymous"),
+    ("/pastes/{files_paste}", "anonymous"),
+    ("/pastes/{files_paste}/edit", "signed-in"),
+    ("/pastes/{files_paste}/history", "anonymous"),
+    ("/pastes/{files_paste}/history", "signed-in"),
+    ("/pastes/{encrypted_files_paste}", "anonymous"),
     # A: reports
     ("/reports/", "signed-in"),
     ("/reports/projects", "signed-in"),
