@@ -33,13 +33,13 @@ def add_more_files(form: forms.Form, count: int) -> None:
             max_length=FILENAME_MAX_LENGTH,
             required=False,
             strip=False,
-            label=_("File %(number)s: filename") % {"number": number},
+            label=_("File %(number)s") % {"number": number},
         )
         form.fields[f"content_{number}"] = forms.CharField(
             widget=forms.Textarea(attrs={"rows": 10, "spellcheck": "false", "data-e2e-sealed": ""}),
             required=False,
             strip=False,
-            label=_("File %(number)s: content") % {"number": number},
+            label=_("Text of file %(number)s") % {"number": number},
         )
         form.fields[f"filename_{number}"].widget.attrs["data-e2e-sealed"] = ""
         extra += [f"filename_{number}", f"content_{number}"]

@@ -65,7 +65,7 @@ class PasteForm(forms.Form):
         max_length=FILENAME_MAX_LENGTH,
         required=False,
         strip=False,
-        label="Filename (optional)",
+        label="File (optional)",
         help_text="The first file's name, e.g. main.py; its extension sets the syntax. Needed with several files.",
     )
 
