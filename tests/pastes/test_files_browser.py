@@ -85,7 +85,7 @@ def test_an_encrypted_three_file_paste_seals_every_file_and_filename(screen, liv
 
     key = page.url.split("#key=")[1]
     paste = Paste.objects.get(owner=user)
-    stored = [(paste.filename, paste.content)] + list(PasteFile.objects.values_list("filename", "content"))
+    stored = [(paste.filename, paste.content), *PasteFile.objects.values_list("filename", "content")]
     assert all(is_envelope(filename) and is_envelope(content) for filename, content in stored)
     assert [(decrypt(filename, key), decrypt(content, key)) for filename, content in stored] == FILES
     page.get_by_role("heading", name="README.md").wait_for()
