@@ -186,3 +186,27 @@ def test_a_revision_of_a_one_file_paste_keeps_its_made_up_filename(owner_client,
     assert body["files"] == [{"filename": "old-one.py", "content": "before", "syntax": "python"}]
     paste.refresh_from_db()
     assert paste.filename == ""  # still made from the name
+
+
+def test_a_read_only_key_reads_revisions_but_cannot_remove_one(user, edited):
+    from rest_framework.test import APIClient
+
+    from common.permissions import READ_ONLY_KEY
+    from pastes.models import ApiKey
+
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=ApiKey.issue(user=user, scope="read")[1])
+
+    assert client.get(f"/pastes/paste/@{edited}/revisions").status_code == 200
+    assert_pastes_error(client.delete(f"/pastes/paste/@{edited}/revisions/1"), 403, READ_ONLY_KEY)
+    assert not PasteRevision.objects.filter(files__isnull=True).exists()
+
+
+def test_malformed_json_on_edit_with_files_is_400_and_changes_nothing(owner_client, edited):
+    response = owner_client.generic(
+        "PATCH", f"/pastes/edit/{edited}", '{"id": "' + edited + '", "files": [', content_type="application/json"
+    )
+
+    assert response.status_code == 400
+    assert response.json()["code"] == 400
+    assert PasteRevision.objects.count() == 2
