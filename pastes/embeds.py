@@ -24,6 +24,7 @@ from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods
 
 from pastes.errors import PasteNotFound, PastesError
+from pastes.files import paste_files
 from pastes.highlighting import highlighted, lexer_for
 from pastes.models import Paste
 from pastes.services import paste_get_visible
@@ -41,6 +42,7 @@ EMBED_CSP = {
 EMBED_MAX_LINES = 25
 EMBED_LINE_PX = 20
 EMBED_CHROME_PX = 64
+EMBED_FILENAME_PX = 26  # each file's name above it, when the paste has several
 
 
 class NotEmbeddable(PastesError):
@@ -48,8 +50,8 @@ class NotEmbeddable(PastesError):
 
 
 def embed_files(paste: Paste) -> list[tuple[str, str, str]]:
-    """(filename, content, syntax) of each file an embed shows: the one place that reads the content."""
-    return [(paste.name, paste.content, paste.syntax)]
+    """(filename, content, syntax) of each file an embed shows (all of a many-file paste's, in order)."""
+    return [(file["filename"], file["content"], file["syntax"]) for file in paste_files(paste)]
 
 
 def is_embeddable(paste: Paste) -> bool:
@@ -142,8 +144,10 @@ def embed_script(request: HttpRequest, paste_id: str) -> HttpResponse:
         return _script_response(
             ERROR_SCRIPT % {"comment": message.replace("*/", ""), "message": json.dumps(message)}, status
         )
-    lines = sum(max(1, len(content.splitlines())) for _filename, content, _syntax in embed_files(paste))
-    height = min(lines, EMBED_MAX_LINES) * EMBED_LINE_PX + EMBED_CHROME_PX
+    files = embed_files(paste)
+    lines = sum(max(1, len(content.splitlines())) for _filename, content, _syntax in files)
+    headings = len(files) if len(files) > 1 else 0
+    height = min(lines, EMBED_MAX_LINES) * EMBED_LINE_PX + headings * EMBED_FILENAME_PX + EMBED_CHROME_PX
     src = request.build_absolute_uri(reverse("pastes:paste-embed", kwargs={"paste_id": paste.id}))
     body = SCRIPT % {"src": json.dumps(src), "title": json.dumps(paste.name), "height": height}
     return _script_response(body)

@@ -12,7 +12,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from pygments.lexers import get_all_lexers
 
-from pastes.models import NAME_MAX_LENGTH, Paste
+from pastes.file_forms import add_more_files, files_api_data
+from pastes.models import FILENAME_MAX_LENGTH, NAME_MAX_LENGTH, Paste
 from pastes.serializers import EXPIRATION_LABELS, EXPOSURE_VALUES, PASSWORD_MAX_LENGTH
 
 KEEP = ""  # the edit form's "keep as it is" choice for the expiration
@@ -66,9 +67,25 @@ class PasteForm(forms.Form):
     )
     remove_password = forms.BooleanField(required=False, label="Remove the password")
 
-    def __init__(self, *args: object, editing: bool = False, has_password: bool = False, **kwargs: object) -> None:
+    filename = forms.CharField(
+        max_length=FILENAME_MAX_LENGTH,
+        required=False,
+        strip=False,
+        label="File (optional)",
+        help_text="The first file's name, e.g. main.py; its extension sets the syntax. Needed with several files.",
+    )
+
+    def __init__(
+        self,
+        *args: object,
+        editing: bool = False,
+        has_password: bool = False,
+        more_files: int = 0,
+        **kwargs: object,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.editing = editing
+        add_more_files(self, more_files)
         self.fields["name"].widget.attrs.update({"required": True, "minlength": 2, "autocomplete": "off"})
         self.fields["content"].widget.attrs["required"] = True
         if editing:
@@ -84,9 +101,10 @@ class PasteForm(forms.Form):
 
     def api_data(self) -> dict:
         """The posted values as the API's JSON body would carry them."""
-        data = dict(self.cleaned_data)
+        data = files_api_data(self, dict(self.cleaned_data))
         # Browsers send a textarea's line breaks as CRLF (HTML spec); the paste keeps the text's own.
-        data["content"] = data["content"].replace("\r\n", "\n")
+        if "content" in data:
+            data["content"] = data["content"].replace("\r\n", "\n")
         if not data.get("expiration"):
             data.pop("expiration", None)
         # An empty password keeps the current one (none, on a new paste); removing it is a checkbox.

@@ -67,8 +67,13 @@ def guess_syntax(content: str) -> str:
     return name if score > 0 else "text"
 
 
-def highlighted(content: str, lexer: Lexer) -> SafeString:
-    """The content as HTML lines with line numbers (a table, so copying the code skips them)."""
-    formatter = HtmlFormatter(linenos="table", cssclass="highlight", lineanchors="L", anchorlinenos=True, wrapcode=True)
+def highlighted(content: str, lexer: Lexer, *, anchors: str = "L") -> SafeString:
+    """The content as HTML lines with line numbers (a table, so copying the code skips them).
+
+    `anchors` prefixes the lines' ids (L-1, …); each file of a many-file paste has its own.
+    """
+    formatter = HtmlFormatter(
+        linenos="table", cssclass="highlight", lineanchors=anchors, anchorlinenos=True, wrapcode=True
+    )
     # Pygments escapes the text itself.
     return mark_safe(highlight(content, lexer, formatter))

@@ -22,6 +22,7 @@ PASTE_ID_LENGTH = 12
 NAME_MIN_LENGTH = 2
 NAME_MAX_LENGTH = 100
 SYNTAX_MAX_LENGTH = 50
+FILENAME_MAX_LENGTH = 255
 
 
 def generate_paste_id() -> str:
@@ -162,6 +163,14 @@ class Paste(models.Model):
         max_length=128, blank=True, help_text="Hash of the password readers must give; empty: no password."
     )
 
+    # Several files (issue 47): the first file is this row (content, syntax, filename), so a
+    # one-file paste is read in one query; files 2… are PasteFile rows, fetched only when
+    # file_count says there are some (pastes.files).
+    filename = models.CharField(
+        max_length=FILENAME_MAX_LENGTH, blank=True, help_text="The first file's name; empty: made from the name."
+    )
+    file_count = models.PositiveSmallIntegerField(default=1, help_text="How many files the paste holds.")
+
     objects = PasteQuerySet.as_manager()
 
     class Meta:
@@ -275,3 +284,6 @@ class PasteProfile(models.Model):
 
 # The comment model lives with its rules in pastes.comments; imported here so Django registers it.
 from pastes.comments import Comment  # noqa: E402, F401
+
+# Files 2… of a paste and its revisions (issue 47), in their own module.
+from pastes.file_models import PasteFile, PasteRevision  # noqa: E402, F401

@@ -35,6 +35,8 @@ from pastes import services, views
 from pastes.comments import threads
 from pastes.embeds import is_embeddable
 from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, TooManyPasswordChecks
+from pastes.file_forms import ADD_FILE, more_files_initial, slots_posted
+from pastes.files import files_for_page, paste_files
 from pastes.forms import PasteForm
 from pastes.highlighting import guess_syntax, highlighted, lexer_for
 from pastes.models import Paste
@@ -56,6 +58,7 @@ def _paste_page(request: HttpRequest, paste: Paste, *, burned: bool = False) -> 
         # The discussion (pastes.comments), shown to whoever may read the paste.
         "comments": threads(paste.pk) if paste.discussion and not burned else None,
         "embeddable": is_embeddable(paste),
+        "files": files_for_page(paste),  # a many-file paste's files, each with its links (issue 47)
     }
     if paste.encrypted:
         # The server cannot read it: the page decrypts it (pastes/static/pastes/e2e.js) and shows it plain.
@@ -209,7 +212,9 @@ def _too_large(form: PasteForm) -> bool:
 def new(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _form_page(request, PasteForm(), title="New paste")
-    form = PasteForm(request.POST)
+    form = PasteForm(request.POST, more_files=slots_posted(request.POST))
+    if ADD_FILE in request.POST:  # "Add another file": the same form, one file slot more
+        return _form_page(request, form, title="New paste")
     if form.is_valid() and not _too_large(form):
         data = form.api_data()
         if not data.get("syntax") and data.get("content") and not data.get("encrypted"):
@@ -243,11 +248,26 @@ def edit(request: HttpRequest, paste_id: str) -> HttpResponse:
     if request.method != "POST":
         initial = {
             field: getattr(paste, field)
-            for field in ("name", "content", "syntax", "exposure", "burn_after_read", "encrypted", "discussion")
+            for field in (
+                "name",
+                "content",
+                "syntax",
+                "exposure",
+                "burn_after_read",
+                "encrypted",
+                "discussion",
+                "filename",
+            )
         }
-        form = PasteForm(initial=initial, editing=True, has_password=paste.password_protected)
+        initial |= more_files_initial(paste_files(paste))
+        more = paste.file_count - 1
+        form = PasteForm(initial=initial, editing=True, has_password=paste.password_protected, more_files=more)
         return _form_page(request, form, title="Edit paste", paste=paste)
-    form = PasteForm(request.POST, editing=True, has_password=paste.password_protected)
+    more = slots_posted(request.POST)
+    form = PasteForm(request.POST, editing=True, has_password=paste.password_protected, more_files=more)
+    form.sends_files = paste.file_count > 1 or bool(paste.filename)
+    if ADD_FILE in request.POST:
+        return _form_page(request, form, title="Edit paste", paste=paste)
     if form.is_valid() and not _too_large(form):
         data = form.api_data()
         serializer = PasteEditSerializer(data={"id": paste.id, **data}, context={"paste_id": paste.id})
@@ -310,7 +330,8 @@ def fork(request: HttpRequest, paste_id: str) -> HttpResponse:
             return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
     name = f"Fork of {paste.name}"[: PasteForm.base_fields["name"].max_length]
     initial = {"name": name, "content": paste.content, "syntax": paste.syntax, "encrypted": paste.encrypted}
-    form = PasteForm(initial=initial)
+    initial |= {"filename": paste.filename, **more_files_initial(paste_files(paste))}
+    form = PasteForm(initial=initial, more_files=paste.file_count - 1)
     return _form_page(request, form, title=f"Fork “{paste.name}”", paste=None)
 
 

@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
+from pastes.files import FilesField, paste_files
 from pastes.models import NAME_MAX_LENGTH, NAME_MIN_LENGTH, SYNTAX_MAX_LENGTH, Paste, PasteProfile, validate_syntax
 
 NAME_LENGTH_MESSAGE = f"The name must be between {NAME_MIN_LENGTH} and {NAME_MAX_LENGTH} characters long"
@@ -120,6 +121,9 @@ class PasteSerializer(serializers.ModelSerializer):
     created_at = UtcFormattedDateTimeField(
         fmt=PASTE_CREATED_AT_FORMAT, help_text="Creation time in UTC, as DD/MM/YYYY, HH:MM:SS."
     )
+    files = serializers.SerializerMethodField(
+        help_text="Extension: every file, first first, as {filename, content, syntax}; `content` is the first's."
+    )
     expiration = serializers.ChoiceField(choices=EXPIRATION_LABELS, source="get_expiration_display", read_only=True)
 
     class Meta:
@@ -136,6 +140,7 @@ class PasteSerializer(serializers.ModelSerializer):
             "encrypted",
             "password_protected",
             "discussion",
+            "files",
         ]
         read_only_fields = fields
         extra_kwargs = {
@@ -161,7 +166,20 @@ class PasteSerializer(serializers.ModelSerializer):
             "encrypted": paste.encrypted,
             "password_protected": paste.password_protected,
             "discussion": paste.discussion,
+            "files": paste_files(paste),
         }
+
+    @extend_schema_field(
+        {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {name: {"type": "string"} for name in ("filename", "content", "syntax")},
+            },
+        }
+    )
+    def get_files(self, paste: Paste) -> list[dict]:
+        return paste_files(paste)
 
 
 class PasteInputSerializer(serializers.Serializer):
@@ -171,7 +189,9 @@ class PasteInputSerializer(serializers.Serializer):
         "invalid": "The request body must be a JSON object.",
         "unknown_fields": "Unknown field(s): {unknown}. Allowed fields: {allowed}.",
         "discussion_burns": "A paste cannot both burn after reading and take comments: choose one.",
+        "content_and_files": "Send either content (one file) or files, not both.",
     }
+    requires_text = True  # content or files (PasteEditSerializer: neither)
 
     name = StrictCharField(
         min_length=NAME_MIN_LENGTH,
@@ -185,7 +205,17 @@ class PasteInputSerializer(serializers.Serializer):
         + f" (at most {NAME_MAX_LENGTH} as sent; at least {NAME_MIN_LENGTH} once surrounding whitespace is trimmed).",
     )
     # min_length only tells the schema; "blank" answers an empty content first.
-    content = StrictCharField(trim_whitespace=False, min_length=1, help_text="The text; must not be empty.")
+    content = StrictCharField(
+        trim_whitespace=False,
+        min_length=1,
+        required=False,
+        help_text="The text; must not be empty. Required unless `files` is given (then leave it out).",
+    )
+    files = FilesField(
+        required=False,
+        help_text="Extension: the paste's files, 1 to 20 {filename, content, syntax?}, instead of `content`; "
+        "syntax left out is guessed from the filename, then the content. On edit it replaces every file.",
+    )
     expiration = LabelChoiceField(
         allowed=EXPIRATION_LABELS,
         required=False,
@@ -257,7 +287,11 @@ class PasteInputSerializer(serializers.Serializer):
             self.fail_body("invalid")
         if unknown := sorted(set(data) - set(self.fields)):
             self.fail_body("unknown_fields", unknown=", ".join(map(str, unknown)), allowed=", ".join(self.fields))
+        if "content" in data and "files" in data:
+            self.fail_body("content_and_files")
         values = super().to_internal_value(data)
+        if self.requires_text and "content" not in values and "files" not in values:
+            raise serializers.ValidationError({"content": ["content is required."]}, code="required")
         if "expiration" in values:
             values["expiration"] = Paste.expiration_from_label(values["expiration"])
         return values
@@ -269,6 +303,8 @@ class PasteCreateSerializer(PasteInputSerializer):
 
 class PasteEditSerializer(PasteInputSerializer):
     """Body of PATCH /edit/{id}: the id, plus only the fields to change."""
+
+    requires_text = False
 
     default_error_messages = {"id_mismatch": "The id in the body ({given}) must equal the paste id in the path."}
 

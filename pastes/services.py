@@ -18,6 +18,8 @@ from django.db import IntegrityError, connection, models, transaction
 from django.utils import timezone
 
 from common.paging import page_rows
+from pastes import files as paste_files_module
+from pastes import revisions
 from pastes.encryption import is_envelope
 from pastes.errors import (
     DiscussionBurns,
@@ -40,21 +42,24 @@ def _lock_profile(user: AbstractBaseUser) -> PasteProfile:
     return profile
 
 
-def _check_quota(*, owner: AbstractBaseUser, added_chars: int, now: datetime, excluding: Paste | None = None) -> None:
+def _check_quota(
+    *, owner: AbstractBaseUser, added_chars: int, now: datetime, excluding: Paste | None = None, grows: bool = True
+) -> None:
     """Raise QuotaExceeded unless the owner's pastes, with `added_chars` more, fit their limit.
 
-    With `excluding`, that paste's content is being replaced by `added_chars` characters; an
-    edit that does not grow it is always allowed, so a user whose limit was lowered below
-    what they already store can still shrink their pastes. Call inside a transaction: it
-    locks the owner's profile and drops their expired pastes, which no longer count.
+    Every file and every kept revision counts (pastes.files.owner_extra_chars). With
+    `excluding`, that paste is being replaced by `added_chars` characters (with its files and
+    revisions); an edit that does not grow it (`grows` False) is always allowed, so a user whose
+    limit was lowered below what they already store can still rename their pastes. Call
+    inside a transaction: it locks the owner's profile and drops their expired pastes, which no
+    longer count.
     """
     profile = _lock_profile(owner)
     Paste.objects.filter(owner=owner).expired(now).delete()
     pastes = Paste.objects.filter(owner=owner)
     if excluding is not None:
         pastes = pastes.exclude(pk=excluding.pk)
-    needed = pastes.total_chars() + added_chars
-    grows = excluding is None or added_chars > Paste.objects.filter(pk=excluding.pk).total_chars()
+    needed = pastes.total_chars() + paste_files_module.owner_extra_chars(owner, excluding=excluding) + added_chars
     if grows and needed > profile.max_paste_chars:
         raise QuotaExceeded(limit=profile.max_paste_chars, needed=needed)
 
@@ -63,7 +68,7 @@ def paste_create(
     *,
     owner: AbstractBaseUser,
     name: str,
-    content: str,
+    content: str = "",
     expiration: Paste.Expiration = Paste.Expiration.NEVER,
     exposure: Paste.Exposure = Paste.Exposure.PUBLIC,
     burn_after_read: bool = False,
@@ -71,8 +76,13 @@ def paste_create(
     encrypted: bool = False,
     password: str = "",
     discussion: bool = False,
+    files: list[dict] | None = None,
 ) -> Paste:
+    """A new paste: its text is `content` (one file), or `files` (one or more, pastes.files)."""
     now = timezone.now()
+    if files is not None:
+        files = paste_files_module.prepare_files(files, encrypted=encrypted)
+        content, syntax = files[0]["content"], files[0]["syntax"]
     if encrypted and not is_envelope(content):
         raise NotAnEnvelope()
     paste = Paste(
@@ -86,6 +96,8 @@ def paste_create(
         encrypted=encrypted,
         discussion=discussion,
     )
+    if files is not None:
+        paste_files_module.apply_first_file(paste, files)
     paste.set_password(password)
     paste.set_expiration(expiration, start=now)
     paste.full_clean(exclude=["id", "owner"], validate_unique=False, validate_constraints=False)
@@ -95,8 +107,11 @@ def paste_create(
             # The owner's creates queue on their profile's lock from here to the commit, so it
             # holds no savepoint round trips: a colliding id (about never) retries it all.
             with transaction.atomic():
-                _check_quota(owner=owner, added_chars=len(content), now=now)
+                added = len(content) if files is None else paste_files_module.files_chars(files)
+                _check_quota(owner=owner, added_chars=added, now=now)
                 paste.save(force_insert=True)
+                if files is not None:
+                    paste_files_module.store_more_files(paste, files, replacing=False)
         except IntegrityError:
             if attempt == ID_ATTEMPTS - 1 or not Paste.objects.filter(pk=paste.id).exists():
                 raise
@@ -106,11 +121,14 @@ def paste_create(
 
 
 def paste_update(*, paste: Paste, changes: dict) -> Paste:
-    """Apply `changes` (name, content, expiration, exposure, burn_after_read, syntax, encrypted,
-    password) to the owner's paste.
+    """Apply `changes` (name, content, files, expiration, exposure, burn_after_read, syntax,
+    encrypted, password) to the owner's paste.
 
     A new expiration runs from now, even when it is the same label as before; an empty password
     removes it. An encrypted paste must keep an envelope as its content, whichever of the two changes.
+    `files` replaces every file; `content` and `syntax` alone change the first file. An edit that
+    changes the name or the files keeps the version before it as a revision (pastes.revisions),
+    which counts against the quota, except on burn-after-read pastes, which keep none.
     """
     now = timezone.now()
     if "password" in changes:
@@ -118,18 +136,46 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
         hashing = Paste()
         hashing.set_password(changes["password"])
         password_hash = hashing.password
+    writes_text = any(field in changes for field in ("name", "content", "files", "syntax", "burn_after_read"))
     with transaction.atomic():
-        if "content" in changes:
-            _check_quota(owner=paste.owner, added_chars=len(changes["content"]), now=now, excluding=paste)
+        if writes_text:
+            # The owner's profile first, as every create does, then the paste: one lock order.
+            _lock_profile(paste.owner)
         locked = Paste.objects.select_for_update().unexpired(now).filter(pk=paste.pk).first()
         if locked is None:
             raise PasteNotFound()
-        for field in ("name", "content", "exposure", "burn_after_read", "syntax", "encrypted", "discussion"):
+        for field in ("exposure", "burn_after_read", "encrypted", "discussion"):
             if field in changes:
                 setattr(locked, field, changes[field])
         if locked.discussion and locked.burn_after_read:
             raise DiscussionBurns()
-        if locked.encrypted and not is_envelope(locked.content):
+        new_files = _files_after(locked, changes)
+        new_name = changes.get("name", locked.name)
+        if writes_text:
+            kept = revisions.revision_size_if_kept(locked=locked, new_name=new_name, new_files=new_files)
+            old_files = paste_files_module.paste_files(locked)
+            kept_now = revisions.kept_chars(locked)
+            kept_after = 0 if locked.burn_after_read else kept_now + kept
+            added = paste_files_module.files_chars(new_files) + kept_after
+            # Only an edit that does not grow what the paste stores (files and revisions) may pass
+            # a lowered limit: a changed file keeps its old text as a revision, so it always grows.
+            _check_quota(
+                owner=paste.owner,
+                added_chars=added,
+                now=now,
+                excluding=locked,
+                grows=added > paste_files_module.files_chars(old_files) + kept_now,
+            )
+            if locked.burn_after_read:
+                locked.revisions.all().delete()  # burn-after-read pastes keep no history
+            else:
+                revisions.keep_revision(locked=locked, new_name=new_name, new_files=new_files)
+        had_filename = bool(locked.filename)
+        locked.name = new_name
+        paste_files_module.apply_first_file(locked, new_files)
+        if "files" not in changes and not had_filename:
+            locked.filename = ""  # still made from the name, as before this paste had files
+        if locked.encrypted and not all(is_envelope(file["content"]) for file in new_files):
             raise NotAnEnvelope()
         if "password" in changes:
             locked.password = password_hash
@@ -137,7 +183,21 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
             locked.set_expiration(changes["expiration"], start=now)
         locked.full_clean(validate_unique=False, validate_constraints=False)
         locked.save()
+        if "files" in changes:
+            paste_files_module.store_more_files(locked, new_files, replacing=True)
     return locked
+
+
+def _files_after(locked: Paste, changes: dict) -> list[dict]:
+    """The paste's files once `changes` apply: `files` replaces them all, `content`/`syntax` edit the first."""
+    if "files" in changes:
+        return paste_files_module.prepare_files(changes["files"], encrypted=locked.encrypted)
+    files = [dict(file) for file in paste_files_module.paste_files(locked)]
+    if "content" in changes:
+        files[0]["content"] = changes["content"]
+    if "syntax" in changes:
+        files[0]["syntax"] = changes["syntax"]
+    return files
 
 
 def paste_delete(*, paste: Paste) -> None:
@@ -252,6 +312,8 @@ def paste_read(
             raise PasteNotFound()
         locked.views += 1
         if locked.burn_after_read:
+            if locked.file_count > 1:
+                paste_files_module.load_files(locked)  # the answer shows them; delete() takes them away
             locked.delete()
             locked.pk = paste_id  # delete() clears it; the response still shows it
             return locked
@@ -273,4 +335,6 @@ def user_pastes_page(
     """
     pastes = user_pastes(owner=owner, viewer=viewer)
     total = pastes.count()
-    return page_rows(pastes, (page - 1) * per_page, per_page, total), total
+    rows = page_rows(pastes, (page - 1) * per_page, per_page, total)
+    paste_files_module.prefetch_files(rows)
+    return rows, total

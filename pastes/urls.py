@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from pastes import comment_pages, comment_views, embeds, pages, views
+from pastes import comment_pages, comment_views, embeds, file_pages, file_views, pages, views
 from pastes.models import PASTE_ID_LENGTH
 
 
@@ -33,6 +33,13 @@ urlpatterns = [
         comment_views.CommentDetailView.as_view(),
         name="paste-comment",
     ),
+    path("paste/@<str:paste_id>/files/<int:number>/raw", file_views.FileRawView.as_view(), name="paste-file-raw"),
+    path("paste/@<str:paste_id>/revisions", file_views.RevisionListView.as_view(), name="paste-revisions"),
+    path(
+        "paste/@<str:paste_id>/revisions/<int:number>",
+        file_views.RevisionDetailView.as_view(),
+        name="paste-revision",
+    ),
     path("edit/<str:paste_id>", views.PasteEditView.as_view(), name="paste-edit"),
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
@@ -49,4 +56,7 @@ urlpatterns = [
     ),
     path("<pasteid:paste_id>.js", embeds.embed_script, name="paste-embed-script"),
     path("<pasteid:paste_id>/embed", embeds.embed_frame, name="paste-embed"),
+    path("<pasteid:paste_id>/files/<int:number>/download", file_pages.download_file, name="paste-file-download"),
+    path("<pasteid:paste_id>/download.zip", file_pages.download_zip, name="paste-zip"),
+    path("<pasteid:paste_id>/history", file_pages.history, name="paste-history"),
 ]

@@ -15,8 +15,9 @@ BLOCKING = ("serious", "critical")
 
 # Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin" (alice in
 # the shortener's admin mode). A path may name objects the sweep makes: {paste}, {encrypted_paste},
-# {protected_paste}, {burning_paste}, {discussed_paste}, {report}, {link}, {protected_link},
-# {disabled_link} (tests/foundation/test_axe_browser.py::objects).
+# {protected_paste}, {burning_paste}, {discussed_paste}, {files_paste} (three files, edited),
+# {encrypted_files_paste}, {report}, {link}, {protected_link}, {disabled_link}
+# (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
     ("/", "signed-in"),
@@ -37,6 +38,11 @@ PAGES: list[tuple[str, str]] = [
     ("/pastes/{discussed_paste}", "anonymous"),  # the discussion, and the embed snippets
     ("/pastes/{discussed_paste}", "signed-in"),  # the owner's Delete buttons on comments
     ("/pastes/{paste}/embed", "anonymous"),  # the embed, as another site's iframe shows it
+    ("/pastes/{files_paste}", "anonymous"),
+    ("/pastes/{files_paste}/edit", "signed-in"),
+    ("/pastes/{files_paste}/history", "anonymous"),
+    ("/pastes/{files_paste}/history", "signed-in"),
+    ("/pastes/{encrypted_files_paste}", "anonymous"),
     # A: reports
     ("/reports/", "signed-in"),
     ("/reports/projects", "signed-in"),

@@ -11,6 +11,7 @@ from django.test import Client
 from rest_framework import status
 
 from common.permissions import READ_ONLY_KEY
+from pastes import services as paste_services
 from pastes.comments import Comment
 from pastes.models import ApiKey as PastesKey
 from reports.models import ApiKey as ReportsKey
@@ -69,6 +70,8 @@ def objects(user) -> dict[str, object]:
     audit = done_audit(user, host="audit.example")
     paste = PasteFactory(owner=user, discussion=True)  # with a comment: the discussion's delete is a write too
     comment = Comment.objects.create(paste=paste, nickname="Ann", text="hi")
+    # and an edit: removing a revision's content is a write too
+    paste_services.paste_update(paste=paste, changes={"content": "edited"})
     return {
         "report": report.pk,
         "audit": audit.pk,
@@ -76,6 +79,7 @@ def objects(user) -> dict[str, object]:
         "webhook_id": webhook.pk,
         "paste_id": paste.pk,
         "comment_id": comment.pk,
+        "number": paste.revisions.get().number,
         "username": user.username,
         "what": "pages",
         "fmt": "csv",

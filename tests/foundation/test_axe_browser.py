@@ -14,6 +14,7 @@ from django.contrib.auth.hashers import make_password
 from django.test import Client
 from django.utils import timezone
 
+from pastes import services as paste_services
 from pastes.comments import Comment
 from pastes.models import ApiKey as PastesApiKey
 from reports.models import ApiKey as ReportsApiKey
@@ -21,7 +22,7 @@ from shortener.models import ApiKey as ShortenerApiKey
 from shortener.models import LinkReport
 from tests.axe import PAGES, axe_violations, describe
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, mid_word_wraps, overflow, sign_in
-from tests.pastes.e2e import encrypt
+from tests.pastes.e2e import encrypt, seal
 from tests.pastes.factories import PasteFactory
 from tests.pastes.test_password import protected
 from tests.reports.factories import ReportFactory
@@ -72,6 +73,8 @@ def objects(user) -> dict[str, str]:
         "protected_paste": protected(user, name="Vault").id,
         "burning_paste": PasteFactory(owner=user, name="Once", burn_after_read=True).id,
         "discussed_paste": discussed(user),
+        "files_paste": files_paste(user),
+        "encrypted_files_paste": encrypted_files_paste(user),
         "report": ReportFactory(owner=user).pk,
         "link": ShortLinkFactory(owner=user, code="axe1").code,
         "protected_link": ShortLinkFactory(owner=user, code="axe2", password_hash=make_password("axe")).code,
@@ -92,6 +95,25 @@ def discussed(user) -> str:
     top = Comment.objects.create(paste=paste, nickname="Ann", text="Nice one")
     Comment.objects.create(paste=paste, parent=top, author=user, text="Thanks")
     return paste.id
+
+
+def files_paste(user) -> str:
+    """Three files (issue 47), edited once: its page, edit form and history (with a diff) are swept."""
+    files = [
+        {"filename": "main.py", "content": "print('hello')\n"},
+        {"filename": "README.md", "content": "# Read me\n"},
+        {"filename": "notes.txt", "content": "a note\n"},
+    ]
+    paste = paste_services.paste_create(owner=user, name="Three files", files=files)
+    paste_services.paste_update(paste=paste, changes={"content": "print('hello, world')\n"})
+    return paste.id
+
+
+def encrypted_files_paste(user) -> str:
+    _, key = encrypt("")
+    sealed = [{"filename": seal(name, key), "content": seal("a secret\n", key)} for name in ("one.txt", "two.txt")]
+    paste = paste_services.paste_create(owner=user, name="Sealed files", files=sealed, encrypted=True)
+    return paste.id + f"#key={key}"
 
 
 @pytest.mark.parametrize("look", LOOKS)

@@ -19,3 +19,16 @@ def readme_snippet() -> dict:
 snippet = readme_snippet()
 encrypt = snippet["encrypt"]
 decrypt = snippet["decrypt"]
+
+
+def seal(text: str, key: str) -> str:
+    """The envelope of `text` under an existing `key` (every file and filename of a paste shares its key)."""
+    import json
+    import os
+
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    iv = os.urandom(12)
+    ciphertext = AESGCM(snippet["unb64url"](key)).encrypt(iv, text.encode("utf-8"), None)
+    envelope = {"v": 1, "alg": "AES-GCM-256", "iv": snippet["b64url"](iv), "ct": snippet["b64url"](ciphertext)}
+    return json.dumps(envelope, separators=(",", ":"))

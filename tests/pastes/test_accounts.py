@@ -85,6 +85,7 @@ def test_account_pastes_are_paste_objects(anon_client, paste):
             "encrypted": False,
             "password_protected": False,
             "discussion": False,
+            "files": [{"filename": "hello.txt", "content": "Hello, world!", "syntax": ""}],
         }
     ]
 

@@ -4,6 +4,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
+from pastes.file_models import PasteRevision
 from pastes.models import Paste
 from tests.concurrency import run_concurrently
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
@@ -80,7 +81,7 @@ def test_parallel_first_creates_of_a_user_without_profile_respect_the_default_qu
 
 
 def test_parallel_edits_growing_content_cannot_exceed_the_quota(user, owner_key):
-    PasteProfileFactory(user=user, max_paste_chars=20)
+    PasteProfileFactory(user=user, max_paste_chars=22)
     pastes = [PasteFactory(owner=user, content="x") for _ in range(THREADS)]
     targets = iter(pastes)
 
@@ -92,9 +93,10 @@ def test_parallel_edits_growing_content_cannot_exceed_the_quota(user, owner_key)
 
     results = run_concurrently(grow, times=THREADS)
 
-    # 8 pastes of 1 char = 8; each edit adds 6, so only two fit in 20.
+    # 8 pastes of 1 char = 8; each edit adds 7 and keeps the old char as a revision (issue 47): two fit in 22.
     assert statuses(results) == [200] * 2 + [413] * (THREADS - 2)
     assert Paste.objects.filter(owner=user).total_chars() == 20
+    assert PasteRevision.objects.filter(paste__owner=user).count() == 2
 
 
 def test_parallel_reveals_on_the_html_page_show_the_paste_once(user):

@@ -38,6 +38,8 @@ def test_create_returns_the_paste_object_with_defaults(owner_client, user):
         "encrypted": False,
         "password_protected": False,
         "discussion": False,
+        # Issue 47: a one-file paste is also its one file, named after the paste (no syntax given, none guessed).
+        "files": [{"filename": "my-paste.txt", "content": "print('hi')", "syntax": ""}],
     }
     paste = Paste.objects.get()
     assert paste.id == body["id"]
@@ -180,8 +182,8 @@ def test_create_rejects_unknown_field_names(owner_client):
     assert_pastes_error(
         response,
         400,
-        "Unknown field(s): exposur. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
-        "encrypted, password, discussion.",
+        "Unknown field(s): exposur. Allowed fields: name, content, files, expiration, exposure, burn_after_read, "
+        "syntax, encrypted, password, discussion.",
     )
 
 

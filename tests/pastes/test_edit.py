@@ -128,7 +128,7 @@ def test_edit_rejects_unknown_fields(owner_client, paste):
     assert_pastes_error(
         response,
         400,
-        "Unknown field(s): views. Allowed fields: name, content, expiration, exposure, burn_after_read, syntax, "
+        "Unknown field(s): views. Allowed fields: name, content, files, expiration, exposure, burn_after_read, syntax, "
         "encrypted, password, discussion, id.",
     )
 
@@ -185,19 +185,25 @@ def test_edit_content_over_quota_is_413(owner_client, user, paste):
 
     response = edit(owner_client, paste.id, id=paste.id, content="x" * 21)
 
+    # 21 new characters, and the 13 of "Hello, world!" kept as revision 1 (issue 47).
     assert_pastes_error(
         response,
         413,
-        quota_exceeded(limit=20, needed=21),
+        quota_exceeded(limit=20, needed=34),
     )
     paste.refresh_from_db()
     assert paste.content == "Hello, world!"
 
 
-def test_edit_quota_counts_the_new_content_instead_of_the_old(owner_client, user):
-    PasteProfileFactory(user=user, max_paste_chars=20)
+def test_edit_quota_counts_the_new_content_and_the_old_kept_as_a_revision(owner_client, user):
+    profile = PasteProfileFactory(user=user, max_paste_chars=34)
     paste = PasteFactory(owner=user, content="x" * 15)
 
+    refused = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
+
+    assert_pastes_error(refused, 413, quota_exceeded(limit=34, needed=35))
+    profile.max_paste_chars = 35
+    profile.save()
     response = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
 
     assert response.status_code == status.HTTP_200_OK
@@ -212,15 +218,17 @@ def test_edit_with_patch_only(owner_client, paste):
     assert_pastes_error(response, 405, 'Method "PUT" not allowed.')
 
 
-def test_edit_shrinking_content_is_allowed_when_already_over_a_lowered_quota(owner_client, user):
+def test_edit_shrinking_content_over_a_lowered_quota_is_413_since_the_old_text_is_kept(owner_client, user):
+    # Issue 47: the old text stays as a revision, so shrinking frees nothing; removing revisions
+    # or deleting pastes does.
     paste = PasteFactory(owner=user, content="x" * 30)
     PasteProfileFactory(user=user, max_paste_chars=10)
 
     response = edit(owner_client, paste.id, id=paste.id, content="y" * 20)
 
-    assert response.status_code == status.HTTP_200_OK
+    assert_pastes_error(response, 413, quota_exceeded(limit=10, needed=50))
     paste.refresh_from_db()
-    assert paste.content == "y" * 20
+    assert paste.content == "x" * 30
 
 
 def test_edit_name_only_is_allowed_when_over_a_lowered_quota(owner_client, user):

@@ -9,6 +9,7 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
+from pastes import services
 from pastes.models import Paste
 from tests.pastes.e2e import encrypt
 from tests.pastes.factories import PasteFactory
@@ -145,3 +146,22 @@ def test_the_paste_page_offers_the_snippets_only_when_embeddable(client, user):
     assert f'src="http://testserver/pastes/{shared.id}.js" crossorigin="anonymous"></script>' in page
     assert f"/pastes/{shared.id}/embed" in page
     assert "/embed" not in client.get(f"/pastes/{burning.id}").content.decode()
+
+
+def test_a_many_file_paste_embeds_every_file_under_its_name(client, user):
+    files = [
+        {"filename": "greet.py", "content": CODE},
+        {"filename": "NOTES.md", "content": "# Notes\n"},
+        {"filename": "run.sh", "content": "echo hi\n"},
+    ]
+    paste = services.paste_create(owner=user, name="three", files=files)
+
+    frame = client.get(f"/pastes/{paste.id}/embed")
+    script = client.get(f"/pastes/{paste.id}.js")
+
+    assert frame.status_code == 200
+    html = frame.content.decode()
+    assert [name for name in ("greet.py", "NOTES.md", "run.sh") if name in html] == ["greet.py", "NOTES.md", "run.sh"]
+    assert html.index("greet.py") < html.index("NOTES.md") < html.index("run.sh")
+    assert '<span class="k">def</span>' in html and '<span class="nb">echo</span>' in html  # each highlighted
+    assert "height:222px" in script.content.decode()  # 2 + 1 + 1 lines of 20 px, 3 names of 26 and the footer

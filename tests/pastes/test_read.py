@@ -76,6 +76,7 @@ def test_get_paste_returns_every_field(anon_client, user):
         "encrypted": False,
         "password_protected": False,
         "discussion": False,
+        "files": [{"filename": "n1.txt", "content": "c", "syntax": ""}],
     }
 
 

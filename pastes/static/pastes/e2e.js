@@ -161,9 +161,25 @@
         note.textContent = MISSING_KEY + " What you type replaces the encrypted text.";
       }
     }
+    // Several files (issue 47): every filename and every other file's content is sealed too.
+    function sealedFields() {
+      return Array.prototype.filter.call(form.querySelectorAll("[data-e2e-sealed]"), function (field) {
+        return field.value !== "";
+      });
+    }
+    if (checkbox.checked && rawKey && available()) {
+      sealedFields().forEach(function (field) {
+        var sealed = parseEnvelope(field.value);
+        if (sealed) {
+          decrypt(sealed, rawKey).then(function (text) {
+            field.value = text;
+          });
+        }
+      });
+    }
     var sending = false;
     form.addEventListener("submit", function (event) {
-      if (!checkbox.checked || sending) {
+      if (!checkbox.checked || sending || (event.submitter && event.submitter.hasAttribute("data-add-file"))) {
         return;
       }
       event.preventDefault();
@@ -173,14 +189,67 @@
       }
       // An edit keeps the paste's key, so links already shared still open it; a new paste or a fork gets its own.
       var key = form.hasAttribute("data-e2e-reuse-key") && rawKey ? rawKey : newKey();
-      encrypt(content.value, key).then(function (sealed) {
-        content.value = sealed;
+      var fields = [content].concat(sealedFields());
+      Promise.all(
+        fields.map(function (field) {
+          return encrypt(field.value, key);
+        })
+      ).then(function (sealed) {
+        fields.forEach(function (field, index) {
+          field.value = sealed[index];
+        });
         // Only the fragment of the form's address carries the key: the server's redirect keeps it.
         form.action = form.action.split("#")[0] + "#key=" + key;
         sending = true;
         form.submit();
       });
     });
+  }
+
+  // A many-file paste's page (issue 47): each file's name and content decrypted in its own section.
+  function showFiles(sections) {
+    var status = document.getElementById("e2e-status");
+    var rawKey = keyFromLink();
+    function fail(message) {
+      status.textContent = message;
+      status.setAttribute("role", "alert");
+      status.classList.add("error");
+    }
+    if (!available()) {
+      return fail(NO_CRYPTO);
+    }
+    if (!rawKey) {
+      return fail(MISSING_KEY);
+    }
+    keepKeyOnLinks(rawKey);
+    Promise.all(
+      Array.prototype.map.call(sections, function (section) {
+        var content = parseEnvelope(JSON.parse(document.getElementById(section.dataset.envelope).textContent));
+        var filename = parseEnvelope(JSON.parse(document.getElementById(section.dataset.filenameEnvelope).textContent));
+        return Promise.all([decrypt(filename, rawKey), decrypt(content, rawKey)]).then(function (texts) {
+          section.querySelector("[data-e2e-filename]").textContent = texts[0];
+          var plain = section.querySelector("[data-e2e-plain]");
+          plain.textContent = texts[1];
+          plain.parentElement.hidden = false;
+          return texts[1];
+        });
+      })
+    ).then(
+      function (texts) {
+        document.getElementById("paste-content").value = texts[0];
+        status.textContent = "Decrypted in your browser with the key in the link; the server never had it.";
+        status.setAttribute("role", "status");
+        status.classList.remove("error");
+      },
+      function () {
+        fail(WRONG_KEY);
+      }
+    );
+  }
+
+  var fileSections = document.querySelectorAll("[data-e2e-file]");
+  if (fileSections.length) {
+    showFiles(fileSections);
   }
 
   var holder = document.getElementById("paste-envelope");
