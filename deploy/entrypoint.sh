@@ -1,13 +1,14 @@
 #!/bin/sh
 # The image's one entrypoint (docs/deployment.md, "Containers"). The first argument is the role:
-#   web            granian serving config.asgi, as `make run` serves it (PORT, WEB_CONCURRENCY, WEB_THREADS)
+#   web            granian serving config.asgi, as `make run` serves it (PORT, WEB_CONCURRENCY, WEB_THREADS),
+#                  once every migration is applied (it waits up to MIGRATIONS_WAIT_SECONDS for `migrate`)
 #   worker         the analysis worker TASKS_BACKEND needs (analysis_worker, or rqworker with rq)
 #   migrate        manage.py migrate, once per release before the new web and workers start
 #   serve          one container for everything (SQLite): migrate, then web and worker through scripts/serve.py
 #   manage ARGS…   any manage.py command, e.g. `manage createsuperuser`
 # Anything else is run as a command. Configuration comes only from the environment (and NAME_FILE for secrets).
 set -eu
-cd /app
+cd "$(dirname "$0")/.."  # /app in the image
 
 role="${1:-web}"
 [ "$#" -gt 0 ] && shift
@@ -46,8 +47,53 @@ while True:
 PY
 }
 
+wait_for_migrations() {
+    # Web never serves a schema older than its code. Compose starts web after `migrate` succeeded,
+    # but podman-compose before podman 4.6 starts it regardless, even when migrate failed: wait
+    # while migrate runs, then refuse (a non-zero exit; the restart policy tries again later).
+    python - <<'PY'
+import os
+import sys
+import time
+
+import django
+
+django.setup()
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+from django.db.utils import DatabaseError
+
+wait = float(os.environ.get("MIGRATIONS_WAIT_SECONDS") or 120)
+deadline = time.monotonic() + wait
+said = None
+while True:
+    try:
+        executor = MigrationExecutor(connection)  # reads the applied migrations anew
+        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
+        problem = f"{len(plan)} migrations not applied (first: {plan[0][0].app_label}.{plan[0][0].name})" if plan else None
+    except DatabaseError as error:
+        problem = f"the database cannot be read: {str(error).splitlines()[0]}"
+    if problem is None:
+        sys.exit(0)
+    if time.monotonic() >= deadline:
+        print(
+            f"web: not serving: {problem}. Run the migrate role (`entrypoint.sh migrate`, compose's `migrate` "
+            f"service) and look at its log; waited {wait:.0f} s (MIGRATIONS_WAIT_SECONDS).",
+            file=sys.stderr,
+            flush=True,
+        )
+        sys.exit(3)
+    if problem != said:
+        print(f"web: waiting for migrate: {problem}", file=sys.stderr, flush=True)
+        said = problem
+    connection.close()
+    time.sleep(1)
+PY
+}
+
 case "$role" in
     web)
+        wait_for_migrations
         # shellcheck disable=SC2046
         exec $(web_command) "$@"
         ;;
