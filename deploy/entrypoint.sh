@@ -48,47 +48,8 @@ PY
 }
 
 wait_for_migrations() {
-    # Web never serves a schema older than its code. Compose starts web after `migrate` succeeded,
-    # but podman-compose before podman 4.6 starts it regardless, even when migrate failed: wait
-    # while migrate runs, then refuse (a non-zero exit; the restart policy tries again later).
-    python - <<'PY'
-import os
-import sys
-import time
-
-import django
-
-django.setup()
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
-from django.db.utils import DatabaseError
-
-wait = float(os.environ.get("MIGRATIONS_WAIT_SECONDS") or 120)
-deadline = time.monotonic() + wait
-said = None
-while True:
-    try:
-        executor = MigrationExecutor(connection)  # reads the applied migrations anew
-        plan = executor.migration_plan(executor.loader.graph.leaf_nodes())
-        problem = f"{len(plan)} migrations not applied (first: {plan[0][0].app_label}.{plan[0][0].name})" if plan else None
-    except DatabaseError as error:
-        problem = f"the database cannot be read: {str(error).splitlines()[0]}"
-    if problem is None:
-        sys.exit(0)
-    if time.monotonic() >= deadline:
-        print(
-            f"web: not serving: {problem}. Run the migrate role (`entrypoint.sh migrate`, compose's `migrate` "
-            f"service) and look at its log; waited {wait:.0f} s (MIGRATIONS_WAIT_SECONDS).",
-            file=sys.stderr,
-            flush=True,
-        )
-        sys.exit(3)
-    if problem != said:
-        print(f"web: waiting for migrate: {problem}", file=sys.stderr, flush=True)
-        said = problem
-    connection.close()
-    time.sleep(1)
-PY
+    # Web never serves a schema older than its code (scripts/wait_for_migrations.py says why).
+    python scripts/wait_for_migrations.py
 }
 
 case "$role" in
