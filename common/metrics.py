@@ -21,15 +21,23 @@ What is counted where:
 import hmac
 import os
 import re
+import socket
 import time
 from collections.abc import Callable, Iterator
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest, values
 from prometheus_client.core import GaugeMetricFamily
 from prometheus_client.multiprocess import MultiProcessCollector
 from prometheus_client.registry import REGISTRY, Collector
+
+# Processes of several containers (compose's web and worker) may share one directory, and each
+# container numbers its processes from 1: a process's files are named by host name and pid, not
+# by pid alone, or two processes would count into one file. Set before any metric below is made.
+if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    _HOST = socket.gethostname().replace("_", "-") or "host"
+    values.ValueClass = values.MultiProcessValue(process_identifier=lambda: f"{_HOST}-{os.getpid()}")
 
 PREFIX = "webtools"
 # Request durations: the redirect answers in well under a millisecond, an API create may wait 8 s.

@@ -6,11 +6,16 @@ AddIndexConcurrently does; on SQLite, which has no such option and serves one in
 embedded database, they fall back to the plain statement. `postgresql_only` skips other
 backends altogether, for index types they lack (a pg_trgm GIN index): the index stays in the
 migration state, so the models and migrations still agree. A migration using them needs
-`atomic = False`.
+`atomic = False`. The constraint and column operations at the end do the same for CHECKs and
+partial unique indexes.
 """
 
-from django.db.migrations.operations import AddIndex, RemoveIndex
-from django.db.models import Index
+import copy
+from functools import cached_property
+
+from django.db.migrations.operations import AddConstraint, AddField, AddIndex, RemoveIndex
+from django.db.migrations.operations.base import Operation
+from django.db.models import Index, UniqueConstraint
 
 
 def _concurrently(schema_editor: object) -> bool:
@@ -76,3 +81,139 @@ class RemoveIndexConcurrently(RemoveIndex):
             schema_editor.add_index(model, index, concurrently=True)
         else:
             schema_editor.add_index(model, index)
+
+
+# --- Constraints and columns on large tables ---------------------------------------------------
+#
+# Inside one transaction, a lock taken by ALTER TABLE (ACCESS EXCLUSIVE: no reads, no writes) is
+# held until the migration ends, so a CHECK validated there, or an index built there, stops the
+# table for as long as its scan takes (14-24 s at 10⁶ rows, docs/deployment.md "Upgrading"). In a
+# migration with `atomic = False` each statement below commits on its own: the ALTER TABLE takes
+# its lock for a moment, and the scan runs under a lock that lets reads and writes go on
+# (VALIDATE CONSTRAINT: SHARE UPDATE EXCLUSIVE; CREATE INDEX CONCURRENTLY). The schema reached is
+# the one the plain operations make: same names, same definitions, every constraint validated.
+# Other backends (SQLite) run the plain operation.
+
+
+def _quote(schema_editor: object, name: str) -> str:
+    return schema_editor.quote_name(name)
+
+
+def _validate(schema_editor: object, table: str, name: str) -> None:
+    schema_editor.execute(
+        f"ALTER TABLE {_quote(schema_editor, table)} VALIDATE CONSTRAINT {_quote(schema_editor, name)}"
+    )
+
+
+class AddCheckConstraintNotValid(AddConstraint):
+    """AddConstraint of a CheckConstraint: added NOT VALID (a moment's lock), then validated without blocking writes."""
+
+    def database_forwards(self, app_label: str, schema_editor: object, from_state: object, to_state: object) -> None:
+        model = to_state.apps.get_model(app_label, self.model_name)
+        if not self.allow_migrate_model(schema_editor.connection.alias, model):
+            return
+        if not _concurrently(schema_editor):
+            return super().database_forwards(app_label, schema_editor, from_state, to_state)
+        schema_editor.execute(f"{self.constraint.create_sql(model, schema_editor)} NOT VALID")
+        _validate(schema_editor, model._meta.db_table, self.constraint.name)
+
+
+class AddFieldCheckValidatedLater(AddField):
+    """AddField of a column with a CHECK of its own (PositiveIntegerField's `>= 0`).
+
+    ADD COLUMN … CHECK scans the table under ACCESS EXCLUSIVE. Here the column is added without
+    it (no scan: a new column's default is stored once, not written to every row), then the CHECK
+    is added NOT VALID under PostgreSQL's own name for a column check (`<table>_<column>_check`,
+    what the inline CHECK gets) and validated.
+    """
+
+    def database_forwards(self, app_label: str, schema_editor: object, from_state: object, to_state: object) -> None:
+        to_model = to_state.apps.get_model(app_label, self.model_name)
+        if not self.allow_migrate_model(schema_editor.connection.alias, to_model):
+            return
+        field = to_model._meta.get_field(self.name)
+        check = field.db_parameters(connection=schema_editor.connection)["check"]
+        if not check or not _concurrently(schema_editor):
+            return super().database_forwards(app_label, schema_editor, from_state, to_state)
+        model = from_state.apps.get_model(app_label, self.model_name)
+        unchecked = copy.copy(field)
+        unchecked.db_check = lambda connection: None
+        if not self.preserve_default:
+            unchecked.default = self.field.default
+        schema_editor.add_field(model, unchecked)
+        table, column = model._meta.db_table, field.column
+        name = f"{table}_{column}_check"
+        assert len(name) <= 63, f"{name} is longer than PostgreSQL's names: it would be truncated"
+        schema_editor.execute(
+            f"ALTER TABLE {_quote(schema_editor, table)} ADD CONSTRAINT {_quote(schema_editor, name)} "
+            f"CHECK ({check}) NOT VALID"
+        )
+        _validate(schema_editor, table, name)
+
+
+class ReplaceUniqueConstraintConcurrently(Operation):
+    """RemoveConstraint then AddConstraint of a conditional UniqueConstraint (a partial unique index) of the same name.
+
+    On PostgreSQL the new index is built CONCURRENTLY under a temporary name while the old one
+    still holds, then the old one is dropped CONCURRENTLY and the new one renamed: uniqueness is
+    enforced throughout. The new condition must cover no more rows than the old one (it only adds
+    conditions), or rows the old index allowed could make the build fail.
+    """
+
+    reduces_to_sql = False
+
+    def __init__(self, model_name: str, constraint: UniqueConstraint) -> None:
+        self.model_name = model_name
+        self.constraint = constraint
+
+    @cached_property
+    def model_name_lower(self) -> str:
+        return self.model_name.lower()
+
+    def deconstruct(self) -> tuple[str, list, dict]:
+        return self.__class__.__name__, [], {"model_name": self.model_name, "constraint": self.constraint}
+
+    def state_forwards(self, app_label: str, state: object) -> None:
+        state.remove_constraint(app_label, self.model_name_lower, self.constraint.name)
+        state.add_constraint(app_label, self.model_name_lower, self.constraint)
+
+    def _swap(self, schema_editor: object, model: object, old: UniqueConstraint, new: UniqueConstraint) -> None:
+        if not _concurrently(schema_editor):
+            schema_editor.remove_constraint(model, old)
+            schema_editor.add_constraint(model, new)
+            return
+        assert new.condition is not None, (
+            "only a conditional UniqueConstraint is an index that can be built CONCURRENTLY"
+        )
+        temporary = copy.copy(new)
+        temporary.name = f"{new.name[:55]}_swap"
+        created = str(temporary.create_sql(model, schema_editor))
+        assert created.startswith("CREATE UNIQUE INDEX "), created
+        schema_editor.execute(created.replace("CREATE UNIQUE INDEX ", "CREATE UNIQUE INDEX CONCURRENTLY ", 1))
+        schema_editor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {_quote(schema_editor, old.name)}")
+        schema_editor.execute(
+            f"ALTER INDEX {_quote(schema_editor, temporary.name)} RENAME TO {_quote(schema_editor, new.name)}"
+        )
+
+    def database_forwards(self, app_label: str, schema_editor: object, from_state: object, to_state: object) -> None:
+        model = to_state.apps.get_model(app_label, self.model_name)
+        if not self.allow_migrate_model(schema_editor.connection.alias, model):
+            return
+        old = from_state.models[app_label, self.model_name_lower].get_constraint_by_name(self.constraint.name)
+        self._swap(schema_editor, model, old, self.constraint)
+
+    def database_backwards(self, app_label: str, schema_editor: object, from_state: object, to_state: object) -> None:
+        model = from_state.apps.get_model(app_label, self.model_name)
+        if not self.allow_migrate_model(schema_editor.connection.alias, model):
+            return
+        old = to_state.models[app_label, self.model_name_lower].get_constraint_by_name(self.constraint.name)
+        # Back to the old, wider condition: rows written since may break it, as any narrowing undone would.
+        schema_editor.remove_constraint(model, self.constraint)
+        schema_editor.add_constraint(model, old)
+
+    def describe(self) -> str:
+        return f"Replace constraint {self.constraint.name} on model {self.model_name} (concurrently)"
+
+    @property
+    def migration_name_fragment(self) -> str:
+        return f"{self.model_name_lower}_{self.constraint.name.lower()}"

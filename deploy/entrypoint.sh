@@ -1,13 +1,14 @@
 #!/bin/sh
 # The image's one entrypoint (docs/deployment.md, "Containers"). The first argument is the role:
-#   web            granian serving config.asgi, as `make run` serves it (PORT, WEB_CONCURRENCY, WEB_THREADS)
+#   web            granian serving config.asgi, as `make run` serves it (PORT, WEB_CONCURRENCY, WEB_THREADS),
+#                  once every migration is applied (it waits up to MIGRATIONS_WAIT_SECONDS for `migrate`)
 #   worker         the analysis worker TASKS_BACKEND needs (analysis_worker, or rqworker with rq)
 #   migrate        manage.py migrate, once per release before the new web and workers start
 #   serve          one container for everything (SQLite): migrate, then web and worker through scripts/serve.py
 #   manage ARGS…   any manage.py command, e.g. `manage createsuperuser`
 # Anything else is run as a command. Configuration comes only from the environment (and NAME_FILE for secrets).
 set -eu
-cd /app
+cd "$(dirname "$0")/.."  # /app in the image
 
 role="${1:-web}"
 [ "$#" -gt 0 ] && shift
@@ -46,8 +47,14 @@ while True:
 PY
 }
 
+wait_for_migrations() {
+    # Web never serves a schema older than its code (scripts/wait_for_migrations.py says why).
+    python scripts/wait_for_migrations.py
+}
+
 case "$role" in
     web)
+        wait_for_migrations
         # shellcheck disable=SC2046
         exec $(web_command) "$@"
         ;;

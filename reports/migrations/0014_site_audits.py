@@ -5,8 +5,14 @@ import django.db.models.expressions
 from django.conf import settings
 from django.db import migrations, models
 
+from common.migration_ops import AddIndexConcurrently
+
 
 class Migration(migrations.Migration):
+    # Not atomic: the reports' audit index is built CONCURRENTLY, and adding the column locks the
+    # reports' table for a moment instead of until the migration ends (docs/deployment.md, "Upgrading").
+    atomic = False
+
     dependencies = [
         ("reports", "0013_owner_project_count"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
@@ -105,7 +111,7 @@ class Migration(migrations.Migration):
                 to="reports.audit",
             ),
         ),
-        migrations.AddIndex(
+        AddIndexConcurrently(
             model_name="report",
             index=models.Index(
                 condition=models.Q(("audit__isnull", False)), fields=["audit", "id"], name="reports_report_audit_id"

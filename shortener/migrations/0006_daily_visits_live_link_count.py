@@ -37,9 +37,9 @@ DROP FUNCTION IF EXISTS shortener_count_live_links();
 def backfill(apps, schema_editor):
     connection = schema_editor.connection
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            # No visit or link may be written between the counting and the trigger's start.
-            cursor.execute("LOCK TABLE shortener_visit, shortener_shortlink IN SHARE ROW EXCLUSIVE MODE")
+        # The visits' sums first, under no lock: the visits written meanwhile (and after, until the
+        # new code runs) are not in them either way, since only the new code adds to DailyVisits.
+        # Locking shortener_visit for them stopped every visit's write for 27 s at 10⁶ visits.
         cursor.execute(
             "INSERT INTO shortener_dailyvisits (link_id, day, visits) "
             "SELECT link_id, day, COUNT(*) FROM shortener_visit GROUP BY link_id, day"
@@ -48,6 +48,9 @@ def backfill(apps, schema_editor):
             "INSERT INTO shortener_sitedailyvisits (day, visits) SELECT day, COUNT(*) FROM shortener_visit GROUP BY day"
         )
         if connection.vendor == "postgresql":
+            # No link may be written between the live links' count and the trigger's start: the
+            # links' table alone is locked, from here to the migration's end (the count and the trigger).
+            cursor.execute("LOCK TABLE shortener_shortlink IN SHARE ROW EXCLUSIVE MODE")
             cursor.execute(
                 "INSERT INTO shortener_livelinkcount (slot, live) "
                 "SELECT 0, COUNT(*) FROM shortener_shortlink WHERE deleted_at IS NULL"

@@ -1,16 +1,20 @@
 """The data migration that gives reports analysed before issue 21 their category scores."""
 
 import importlib
+from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
+from django.db import connection
 
 from reports.models import Report
 from tests.reports.factories import SAMPLE_RESULTS, ReportFactory
 
 pytestmark = pytest.mark.django_db
 
-fill_scores = importlib.import_module("reports.migrations.0006_category_scores_from_results").fill_scores
+scores_migration = importlib.import_module("reports.migrations.0006_category_scores_from_results")
+fill_scores = scores_migration.fill_scores
+SCHEMA_EDITOR = SimpleNamespace(connection=connection)  # all fill_scores reads of it
 
 
 def test_existing_reports_get_their_category_scores_from_their_stored_results():
@@ -19,7 +23,7 @@ def test_existing_reports_get_their_category_scores_from_their_stored_results():
     queued = ReportFactory(score=None, result="", results={}, generated_at=None, status=Report.Status.QUEUED)
     Report.objects.update(**{f"score_{category}": None for category in Report().scores})
 
-    fill_scores(apps, None)
+    fill_scores(apps, SCHEMA_EDITOR)
 
     # The engine's scoring of today: SEO as Lighthouse weighs it, title passing and image alt failing.
     assert Report.objects.get(pk=analysed.pk).scores == {
@@ -31,6 +35,16 @@ def test_existing_reports_get_their_category_scores_from_their_stored_results():
     }
     assert Report.objects.get(pk=malformed.pk).scores["seo"] == 100
     assert set(Report.objects.get(pk=queued.pk).scores.values()) == {None}
+
+
+def test_scores_are_filled_in_batches_each_committed_on_its_own(monkeypatch):
+    monkeypatch.setattr(scores_migration, "BATCH", 2)  # five reports: three batches, the last one short
+    reports = ReportFactory.create_batch(5, results=SAMPLE_RESULTS)
+    Report.objects.update(**{f"score_{category}": None for category in Report().scores})
+
+    fill_scores(apps, SCHEMA_EDITOR)
+
+    assert [Report.objects.get(pk=report.pk).scores["seo"] for report in reports] == [50] * 5
 
 
 rescore = importlib.import_module("reports.migrations.0016_seo_accessibility_scores_like_lighthouse").rescore
