@@ -20,7 +20,9 @@ import pytest
 from tests.logs import assert_no_traceback
 from tests.servers import Server, free_port, manage, server_env
 
-BODY_TIMEOUT_SECONDS = 2
+# Long enough for the probes below to make five rounds while 500 bodies trickle in, even with the
+# other CI pass running beside this one on two cores (2 s gave one round under heavy load).
+BODY_TIMEOUT_SECONDS = 4
 HUNDRED_MB = 100 * 1024 * 1024
 SETUP = """
 import json
