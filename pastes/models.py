@@ -48,6 +48,10 @@ def default_max_paste_chars() -> int:
     return settings.PASTES_DEFAULT_MAX_CHARS
 
 
+def default_max_attachment_bytes() -> int:
+    return settings.PASTES_DEFAULT_ATTACHMENT_QUOTA_BYTES
+
+
 def validate_badges(value: object) -> None:
     if not isinstance(value, list) or not all(isinstance(badge, str) and badge for badge in value):
         raise ValidationError("Badges must be a list of non-empty strings.", code="invalid_badges")
@@ -254,6 +258,10 @@ class PasteProfile(models.Model):
         default=default_max_paste_chars,
         help_text="Most characters the user's pastes may hold in total.",
     )
+    max_attachment_bytes = models.PositiveBigIntegerField(
+        default=default_max_attachment_bytes,
+        help_text="Most bytes the user's paste attachments may hold in total.",
+    )
 
     class Meta:
         verbose_name = "paste profile"
@@ -268,3 +276,7 @@ class PasteProfile(models.Model):
             return user.paste_profile
         except cls.DoesNotExist:
             return cls(user=user)
+
+
+# Registered with the app here; the model has a module of its own (pastes/attachment_models.py).
+from pastes.attachment_models import Attachment  # noqa: E402, F401

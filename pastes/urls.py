@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from pastes import pages, views
+from pastes import attachment_views, pages, views
 from pastes.models import PASTE_ID_LENGTH
 
 
@@ -27,6 +27,12 @@ urlpatterns = [
     path("create", views.PasteCreateView.as_view(), name="paste-create"),
     path("paste/@<str:paste_id>", views.PasteDetailView.as_view(), name="paste-detail"),
     path("paste/@<str:paste_id>/raw", views.PasteRawView.as_view(), name="paste-raw"),
+    path("paste/@<str:paste_id>/attachments", attachment_views.AttachmentListView.as_view(), name="attachment-list"),
+    path(
+        "paste/@<str:paste_id>/attachments/<str:attachment_id>",
+        attachment_views.AttachmentDetailView.as_view(),
+        name="attachment",
+    ),
     path("edit/<str:paste_id>", views.PasteEditView.as_view(), name="paste-edit"),
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
