@@ -129,7 +129,12 @@ def paste_update(*, paste: Paste, changes: dict) -> Paste:
 
 
 def paste_delete(*, paste: Paste) -> None:
-    paste.delete()
+    with transaction.atomic():
+        # Locked first, as an attachment upload locks it before adding its row: the cascade then
+        # sees every attachment committed before it (pastes.attachments.attachment_add).
+        locked = Paste.objects.select_for_update().filter(pk=paste.pk).first()
+        if locked is not None:
+            locked.delete()
 
 
 def paste_get_visible(*, paste_id: str, user: AbstractBaseUser | None) -> Paste:
