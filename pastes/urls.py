@@ -1,6 +1,6 @@
 from django.urls import path, register_converter
 
-from pastes import attachment_views, pages, views
+from pastes import attachment_pages, attachment_views, pages, views
 from pastes.models import PASTE_ID_LENGTH
 
 
@@ -41,4 +41,10 @@ urlpatterns = [
     path("<pasteid:paste_id>/delete", pages.delete, name="paste-delete-page"),
     path("<pasteid:paste_id>/fork", pages.fork, name="paste-fork"),
     path("<pasteid:paste_id>/download", pages.download, name="paste-download"),
+    path("<pasteid:paste_id>/attachments", attachment_pages.attach, name="paste-attach-page"),
+    path(
+        "<pasteid:paste_id>/attachments/<str:attachment_id>/delete",
+        attachment_pages.detach,
+        name="paste-detach-page",
+    ),
 ]
