@@ -14,7 +14,7 @@ AXE_SCRIPT = Path(__file__).parent / "fixtures" / "axe" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 
 # Every page of the site, as (path, who): "anonymous" or "signed-in" (as alice). A path may name
-# objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
+# objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste}, {attached_paste},
 # {report}, {link}, {protected_link} (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
@@ -33,6 +33,8 @@ PAGES: list[tuple[str, str]] = [
     ("/pastes/{encrypted_paste}", "anonymous"),
     ("/pastes/{protected_paste}", "anonymous"),
     ("/pastes/{burning_paste}", "anonymous"),
+    ("/pastes/{attached_paste}", "anonymous"),  # an image previewed and a PDF
+    ("/pastes/{attached_paste}", "signed-in"),  # with the owner's attach and remove forms
     # A: reports
     ("/reports/", "signed-in"),
     ("/reports/projects", "signed-in"),

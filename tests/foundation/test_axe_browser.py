@@ -19,6 +19,7 @@ from reports.models import ApiKey as ReportsApiKey
 from shortener.models import ApiKey as ShortenerApiKey
 from tests.axe import PAGES, axe_violations, describe
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, mid_word_wraps, overflow, sign_in
+from tests.pastes.attachment_fixtures import paste_with_attachments
 from tests.pastes.e2e import encrypt
 from tests.pastes.factories import PasteFactory
 from tests.pastes.test_password import protected
@@ -47,7 +48,7 @@ def _sign_up_open(settings):
 
 
 @pytest.fixture
-def objects(user) -> dict[str, str]:
+def objects(user, settings, tmp_path) -> dict[str, str]:
     """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.
 
     Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state, a
@@ -69,6 +70,7 @@ def objects(user) -> dict[str, str]:
         "encrypted_paste": PasteFactory(owner=user, name="Sealed", content=content, encrypted=True).id + f"#key={key}",
         "protected_paste": protected(user, name="Vault").id,
         "burning_paste": PasteFactory(owner=user, name="Once", burn_after_read=True).id,
+        "attached_paste": paste_with_attachments(user, settings, tmp_path / "attachments"),
         "report": ReportFactory(owner=user).pk,
         "link": ShortLinkFactory(owner=user, code="axe1").code,
         "protected_link": ShortLinkFactory(owner=user, code="axe2", password_hash=make_password("axe")).code,

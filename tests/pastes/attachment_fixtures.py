@@ -58,3 +58,24 @@ def stored_names(storage: Storage) -> list[str]:
     for directory in directories:
         names += [f"{directory}/{name}" for name in storage.listdir(directory)[1]]
     return sorted(names)
+
+
+def paste_with_attachments(owner, settings, directory) -> str:
+    """A paste of `owner` with an image and a PDF attached (stored under `directory`); its id. For the axe sweep."""
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from pastes.attachments import attachment_add
+    from tests.pastes.factories import PasteFactory
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "pastes_attachments": {
+            "BACKEND": "django.core.files.storage.FileSystemStorage",
+            "OPTIONS": {"location": directory, "base_url": None},
+        },
+    }
+    paste = PasteFactory(owner=owner, name="With files", content="See the files below.\n")
+    image = SimpleUploadedFile("a-rather-long-photo-name.png", png_bytes(64, 48), "image/png")
+    attachment_add(paste=paste, upload=image)
+    attachment_add(paste=paste, upload=SimpleUploadedFile("report.pdf", PDF_BYTES, "application/pdf"))
+    return paste.id
