@@ -17,9 +17,10 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from pastes import attachments, services
+from pastes import attachments, schema, services
 from pastes.attachments import InvalidAttachment
 from pastes.authentication import PasteKeyAuthentication
+from pastes.schema import _error
 from pastes.serializers import AttachmentSerializer
 from pastes.throttling import PastePasswordThrottle
 from pastes.views import NO_STORE, PASSWORD_HEADER, PasteAPIView
@@ -35,10 +36,6 @@ UPLOAD_SCHEMA = {
     "properties": {"file": {"type": "string", "format": "binary"}, "filename": {"type": "string"}},
     "required": ["file"],
 }
-
-
-class PasteSessionAuthentication(SessionAuthentication):
-    """The site's session too, so the paste page's <img> and download links reach a private paste's files."""
 
 
 def _upload_from(request: Request) -> tuple[object, str | None]:
@@ -71,7 +68,16 @@ class AttachmentListView(PasteAPIView):
         "type that the bytes do not bear out is a 400. Filenames with / or \\, control characters or "
         "starting with .. are a 400.",
         request={"multipart/form-data": UPLOAD_SCHEMA},
-        responses={201: AttachmentSerializer},
+        responses={
+            201: AttachmentSerializer,
+            400: _error("No file part, an empty file, a bad filename, or a declared type the bytes do not bear out."),
+            401: schema.UNAUTHORIZED,
+            403: schema.NOT_OWNER_OR_READ_ONLY,
+            404: schema.NOT_FOUND,
+            413: _error("Over PASTES_ATTACHMENT_MAX_BYTES, or over the owner's max_attachment_bytes."),
+            429: schema.RATE_LIMITED,
+        },
+        tags=schema.TAGS,
     )
     def post(self, request: Request, paste_id: str) -> Response:
         paste = services.paste_get_for_owner(paste_id=paste_id, user=request.user)
@@ -81,7 +87,8 @@ class AttachmentListView(PasteAPIView):
 
 
 class AttachmentDetailView(PasteAPIView):
-    authentication_classes = [PasteKeyAuthentication, PasteSessionAuthentication]
+    # The site's session too, so that the paste page's <img> and links reach a private paste's files.
+    authentication_classes = [PasteKeyAuthentication, SessionAuthentication]
 
     def get_permissions(self) -> list:
         if self.request.method == "DELETE":
@@ -95,7 +102,14 @@ class AttachmentDetailView(PasteAPIView):
         "X-Content-Type-Options: nosniff and a sandboxing Content-Security-Policy. Same authorization as "
         "reading the paste (X-Paste-Password for a password-protected one); counts no view. A "
         "burn-after-read paste's attachments are served to its owner only (403).",
-        responses={200: OpenApiResponse(description="The file's bytes.")},
+        parameters=[schema.PASSWORD_PARAMETER],
+        responses={
+            (200, "application/octet-stream"): OpenApiResponse(description="The file's bytes."),
+            **schema.PASSWORD_ERRORS,
+            404: _error("No such paste (as for reading it), or no such attachment on it."),
+            429: schema.RATE_LIMITED,
+        },
+        tags=schema.TAGS,
     )
     def get(self, request: Request, paste_id: str, attachment_id: str) -> FileResponse:
         paste = services.paste_get_visible(paste_id=paste_id, user=self.reader)
@@ -132,7 +146,14 @@ class AttachmentDetailView(PasteAPIView):
     @extend_schema(
         operation_id="attachment_delete",
         summary="Delete an attachment (owner only)",
-        responses={204: None},
+        responses={
+            204: OpenApiResponse(description="Deleted, and its bytes with it."),
+            401: schema.UNAUTHORIZED,
+            403: schema.NOT_OWNER_OR_READ_ONLY,
+            404: _error("No such paste (as for reading it), or no such attachment on it."),
+            429: schema.RATE_LIMITED,
+        },
+        tags=schema.TAGS,
     )
     def delete(self, request: Request, paste_id: str, attachment_id: str) -> Response:
         paste = services.paste_get_for_owner(paste_id=paste_id, user=request.user)

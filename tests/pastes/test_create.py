@@ -37,6 +37,7 @@ def test_create_returns_the_paste_object_with_defaults(owner_client, user):
         "burn_after_read": False,
         "encrypted": False,
         "password_protected": False,
+        "attachments": [],
     }
     paste = Paste.objects.get()
     assert paste.id == body["id"]

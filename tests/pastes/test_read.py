@@ -75,6 +75,7 @@ def test_get_paste_returns_every_field(anon_client, user):
         "burn_after_read": False,
         "encrypted": False,
         "password_protected": False,
+        "attachments": [],
     }
 
 

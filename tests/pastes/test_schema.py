@@ -10,6 +10,7 @@ PATHS = {
     "/pastes/edit/{paste_id}": "patch",
     "/pastes/delete/{paste_id}": "delete",
     "/pastes/accounts/@{username}": "get",
+    "/pastes/paste/@{paste_id}/attachments": "post",
 }
 
 
@@ -23,7 +24,9 @@ def schema(client) -> dict:
 def test_schema_documents_every_paste_operation(schema):
     documented = {path: set(operations) for path, operations in schema["paths"].items() if path.startswith("/pastes/")}
 
-    assert documented == {path: {method} for path, method in PATHS.items()}
+    assert documented == {path: {method} for path, method in PATHS.items()} | {
+        "/pastes/paste/@{paste_id}/attachments/{attachment_id}": {"get", "delete"}
+    }
 
 
 def test_schema_documents_the_error_shape_on_every_paste_operation(schema):
@@ -50,6 +53,7 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "burn_after_read",
         "encrypted",
         "password_protected",
+        "attachments",
     }
     assert set(components["User"]["properties"]) == {
         "username",
@@ -59,6 +63,8 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "created_at",
         "last_login",
         "max_paste_chars",
+        "max_attachment_bytes",
+        "attachment_bytes",
         "pastes",
         "pastes_count",
     }
