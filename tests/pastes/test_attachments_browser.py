@@ -54,3 +54,41 @@ def test_the_owner_attaches_an_image_and_a_pdf_and_a_reader_sees_and_downloads_t
 
     assert sorted(Attachment.objects.values_list("filename", flat=True)) == ["beach.png", "booking.pdf"]
     assert len(stored_names(attachment_store)) == 2
+
+
+def test_an_encrypted_pastes_attachment_is_encrypted_in_the_browser_and_decrypted_on_download(
+    browser, live_server, user, attachment_store, tmp_path
+):
+    from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+
+    from tests.pastes.e2e import encrypt, snippet
+
+    unb64url = snippet["unb64url"]
+
+    content, key = encrypt("see the attached notes")
+    paste = PasteFactory(owner=user, name="Sealed", content=content, encrypted=True)
+    secret = b"the launch code is 0000\n"
+    (tmp_path / "notes.txt").write_bytes(secret)
+    context = browser.new_context(accept_downloads=True)
+    sign_in(context, live_server, user)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    csp_errors = collect_csp_errors(page)
+
+    page.goto(f"{live_server.url}/pastes/{paste.id}#key={key}")
+    page.get_by_label("Attach a file").set_input_files(tmp_path / "notes.txt")
+    page.get_by_role("button", name="Attach", exact=True).click()
+    page.get_by_text("Attached “notes.txt”.").wait_for()
+
+    attachment = Attachment.objects.get()
+    with attachment_store.open(attachment.storage_name, "rb") as stored:
+        sealed = stored.read()
+    assert secret not in sealed  # the server only ever had the ciphertext
+    assert AESGCM(unb64url(key)).decrypt(sealed[:12], sealed[12:], None) == secret
+    assert attachment.content_type == "application/octet-stream"
+    with page.expect_download() as download:
+        page.get_by_role("link", name="notes.txt").click()
+    assert download.value.suggested_filename == "notes.txt"
+    assert download.value.path().read_bytes() == secret
+    assert csp_errors == []
+    context.close()
