@@ -18,7 +18,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from pastes import attachments, schema, services
-from pastes.attachments import InvalidAttachment
+from pastes.attachments import FORBIDDEN_FILENAME_CHARACTERS, InvalidAttachment
 from pastes.authentication import PasteKeyAuthentication
 from pastes.schema import _error
 from pastes.serializers import AttachmentSerializer
@@ -31,10 +31,16 @@ from pastes.views import NO_STORE, PASSWORD_HEADER, PasteAPIView
 ATTACHMENT_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; sandbox"
 
 
+# A good filename as the schema says it; pastes.attachments.check_filename checks the same.
+FILENAME_PATTERN = rf"^$|^(?!\.\.)(?!\.$)(?!\s)[^/\\{FORBIDDEN_FILENAME_CHARACTERS}]+$"
 UPLOAD_SCHEMA = {
     "type": "object",
-    "properties": {"file": {"type": "string", "format": "binary"}, "filename": {"type": "string"}},
+    "properties": {
+        "file": {"type": "string", "format": "binary", "minLength": 1},
+        "filename": {"type": "string", "maxLength": 255, "pattern": FILENAME_PATTERN},
+    },
     "required": ["file"],
+    "additionalProperties": False,
 }
 
 
@@ -52,7 +58,7 @@ def _upload_from(request: Request) -> tuple[object, str | None]:
     filename = request.data.get("filename")
     if filename is not None and not isinstance(filename, str):
         raise InvalidAttachment("filename must be a string.")
-    return upload, filename
+    return upload, filename or None  # empty: the file part's own name
 
 
 class AttachmentListView(PasteAPIView):
@@ -63,7 +69,8 @@ class AttachmentListView(PasteAPIView):
         operation_id="attachment_create",
         summary="Attach a file to a paste (owner only)",
         description="Multipart form: `file` (the bytes, with a filename) and optionally `filename` "
-        "(overrides the part's). The file is at most PASTES_ATTACHMENT_MAX_BYTES (413) and must fit the "
+        "(overrides the part's name; empty keeps it). The file is at most PASTES_ATTACHMENT_MAX_BYTES (413) "
+        "and must fit the "
         "owner's attachment quota (413). Its type is recognised from its bytes; a declared image or PDF "
         "type that the bytes do not bear out is a 400. Filenames with / or \\, control characters or "
         "starting with .. are a 400.",

@@ -19,7 +19,7 @@
 """
 
 import logging
-import unicodedata
+import re
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
@@ -82,6 +82,16 @@ class BurnAfterReadAttachment(PastesError):
 # --- Checking an upload -------------------------------------------------------------------------
 
 
+# Control characters (Cc: NUL, newlines, escapes) and the invisible formatting ones (Cf) of the Basic
+# Multilingual Plane, such as the right-to-left override that makes "gpj.exe" read as "exe.jpg", and
+# lone surrogates; a regular-expression class, shared with the OpenAPI schema's pattern.
+FORBIDDEN_FILENAME_CHARACTERS = (
+    r"\x00-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e"
+    r"\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ud800-\udfff\ufeff\ufff9-\ufffb"
+)
+_FORBIDDEN_FILENAME_CHARACTER = re.compile(f"[{FORBIDDEN_FILENAME_CHARACTERS}]")
+
+
 def check_filename(name: str) -> str:
     """The name to show and send in Content-Disposition; InvalidAttachment unless it is a plain file name."""
     name = name.strip()
@@ -93,9 +103,7 @@ def check_filename(name: str) -> str:
         raise InvalidAttachment("filename must be a name, without / or \\ (path separators).")
     if name in (".", "..") or name.startswith(".."):
         raise InvalidAttachment("filename must not be . or .. or start with ...")
-    # Cc: control characters (NUL, newlines, escapes); Cf: invisible formatting, such as the
-    # right-to-left override that makes "gpj.exe" read as "exe.jpg".
-    if any(unicodedata.category(char) in ("Cc", "Cf", "Cs") for char in name):
+    if _FORBIDDEN_FILENAME_CHARACTER.search(name):
         raise InvalidAttachment("filename must not contain control or invisible formatting characters.")
     return name
 
@@ -124,7 +132,10 @@ def _is_image(upload: UploadedFile, claimed: str) -> bool:
         upload.seek(0)
         with Image.open(upload, formats=formats) as image:
             return image.width > 0 and image.height > 0
-    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+    except (UnidentifiedImageError, Image.DecompressionBombError, Exception):
+        # Any failure to read the header means "not an image we preview": Pillow's parsers raise
+        # OSError, SyntaxError, ValueError, struct.error and more on hostile input, and none of it
+        # may become a 500. The bytes are then kept as an opaque download.
         return False
     finally:
         upload.seek(0)
