@@ -585,6 +585,40 @@ PASTES_PASSWORD_CHECK_PERIOD = env_int("PASTES_PASSWORD_CHECK_PERIOD", 60, minim
 PASTES_COMMENT_RATE_LIMIT = env_int("PASTES_COMMENT_RATE_LIMIT", 10, minimum=1)
 PASTES_COMMENT_RATE_PERIOD = env_int("PASTES_COMMENT_RATE_PERIOD", 60, minimum=1)
 PASTES_MAX_BODY_BYTES = env_int("PASTES_MAX_BODY_BYTES", 16 * 1024 * 1024, minimum=1024)
+# Attachments (pastes/attachments.py): each file at most PASTES_ATTACHMENT_MAX_BYTES (below the body
+# limit above, which the multipart form must fit in), and every user's attachments together at most
+# their quota (PasteProfile.max_attachment_bytes, whose default this is).
+PASTES_ATTACHMENT_MAX_BYTES = env_int("PASTES_ATTACHMENT_MAX_BYTES", 10 * 1024 * 1024, minimum=1)
+PASTES_DEFAULT_ATTACHMENT_QUOTA_BYTES = env_int("PASTES_DEFAULT_ATTACHMENT_QUOTA_BYTES", 100 * 1024 * 1024, minimum=0)
+# "filesystem" (MEDIA_ROOT/paste-attachments) or "s3": any S3-compatible object storage, through
+# django-storages, for deployments where several servers must see the same files.
+PASTES_ATTACHMENT_STORAGE = env_str("PASTES_ATTACHMENT_STORAGE", "filesystem").strip().lower()
+if PASTES_ATTACHMENT_STORAGE == "filesystem":
+    STORAGES["pastes_attachments"] = {
+        "BACKEND": "django.core.files.storage.FileSystemStorage",
+        "OPTIONS": {"location": MEDIA_ROOT / "paste-attachments", "base_url": None},
+    }
+elif PASTES_ATTACHMENT_STORAGE == "s3":
+    STORAGES["pastes_attachments"] = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env_str("PASTES_S3_BUCKET"),
+            "endpoint_url": env_str("PASTES_S3_ENDPOINT_URL") or None,
+            "region_name": env_str("PASTES_S3_REGION") or None,
+            "access_key": env_secret("PASTES_S3_ACCESS_KEY_ID"),
+            "secret_key": env_secret("PASTES_S3_SECRET_ACCESS_KEY"),
+            # Objects are private and streamed by the app (pastes/attachments.py): never a public ACL.
+            "default_acl": "private",
+            "querystring_auth": True,
+            "file_overwrite": False,
+        },
+    }
+    if not STORAGES["pastes_attachments"]["OPTIONS"]["bucket_name"]:
+        raise ImproperlyConfigured("PASTES_ATTACHMENT_STORAGE=s3 needs PASTES_S3_BUCKET.")
+else:
+    raise ImproperlyConfigured(
+        f"PASTES_ATTACHMENT_STORAGE must be filesystem or s3, not {PASTES_ATTACHMENT_STORAGE!r}."
+    )
 
 # --- Interface C: short links ---------------------------------------------
 

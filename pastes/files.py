@@ -16,6 +16,7 @@ from typing import Any
 from django.conf import settings
 from django.db.models import Sum
 from django.utils.text import slugify
+from drf_spectacular.utils import extend_schema_field
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.util import ClassNotFound
 from rest_framework import serializers
@@ -60,6 +61,23 @@ def syntax_for_filename(filename: str) -> str:
     return lexer.aliases[0] if lexer.aliases else ""
 
 
+@extend_schema_field(
+    {
+        "type": "array",
+        "minItems": 1,
+        "maxItems": MAX_FILES,
+        "items": {
+            "type": "object",
+            "required": ["filename", "content"],
+            "additionalProperties": False,
+            "properties": {
+                "filename": {"type": "string", "minLength": 1, "maxLength": FILENAME_MAX_LENGTH},
+                "content": {"type": "string", "minLength": 1, "pattern": "^[^\\u0000]*$"},
+                "syntax": {"type": "string", "maxLength": SYNTAX_MAX_LENGTH},
+            },
+        },
+    }
+)
 class FilesField(serializers.Field):
     """`files`: 1 to MAX_FILES objects {filename, content, syntax?}; each error names the file."""
 

@@ -49,6 +49,10 @@ def default_max_paste_chars() -> int:
     return settings.PASTES_DEFAULT_MAX_CHARS
 
 
+def default_max_attachment_bytes() -> int:
+    return settings.PASTES_DEFAULT_ATTACHMENT_QUOTA_BYTES
+
+
 def validate_badges(value: object) -> None:
     if not isinstance(value, list) or not all(isinstance(badge, str) and badge for badge in value):
         raise ValidationError("Badges must be a list of non-empty strings.", code="invalid_badges")
@@ -170,6 +174,9 @@ class Paste(models.Model):
         max_length=FILENAME_MAX_LENGTH, blank=True, help_text="The first file's name; empty: made from the name."
     )
     file_count = models.PositiveSmallIntegerField(default=1, help_text="How many files the paste holds.")
+    # Attachments (issue 47): counted here, under the paste's row lock, so that a read of a paste
+    # without any (nearly all) makes no query for them (pastes.attachments.attachments_of).
+    attachment_count = models.PositiveIntegerField(default=0, help_text="How many files are attached to the paste.")
 
     objects = PasteQuerySet.as_manager()
 
@@ -266,6 +273,10 @@ class PasteProfile(models.Model):
         default=default_max_paste_chars,
         help_text="Most characters the user's pastes may hold in total.",
     )
+    max_attachment_bytes = models.PositiveBigIntegerField(
+        default=default_max_attachment_bytes,
+        help_text="Most bytes the user's paste attachments may hold in total.",
+    )
 
     class Meta:
         verbose_name = "paste profile"
@@ -283,6 +294,8 @@ class PasteProfile(models.Model):
 
 
 # The comment model lives with its rules in pastes.comments; imported here so Django registers it.
+# Registered with the app here; the model has a module of its own (pastes/attachment_models.py).
+from pastes.attachment_models import Attachment  # noqa: E402, F401
 from pastes.comments import Comment  # noqa: E402, F401
 
 # Files 2… of a paste and its revisions (issue 47), in their own module.

@@ -91,11 +91,23 @@ class LabelChoiceFieldSchema(OpenApiSerializerFieldExtension):
 
 
 def closed_request_bodies(result: dict, generator: object, request: object, public: bool) -> dict:
-    """Postprocessing hook: B's request bodies refuse unknown fields, so their schemas say so."""
+    """Postprocessing hook: B's request bodies refuse unknown fields, so their schemas say so.
+
+    And a create needs its text, as `content` (one file) or `files`, never both (issue 47).
+    """
     schemas = result.get("components", {}).get("schemas", {})
-    for name in ("PasteCreate", "PasteEdit"):
+    for name in ("PasteCreate", "PasteEdit", "CommentInput"):
         if name in schemas:
             schemas[name]["additionalProperties"] = False
+    if "PasteCreate" in schemas:
+        schemas["PasteCreate"]["oneOf"] = [{"required": ["content"]}, {"required": ["files"]}]
+    if "CommentInput" in schemas:  # a comment's text is kept as sent, but must not be blank
+        text = schemas["CommentInput"]["properties"]["text"]
+        text.update(minLength=1, pattern=StrictCharFieldSchema.pattern(serializers.CharField(min_length=1)))
+    for name in ("PasteCreate", "PasteEdit"):
+        if name in schemas:  # a discussion would outlive its paste's first reading (pastes/README.md)
+            both = {"discussion": {"const": True}, "burn_after_read": {"const": True}}
+            schemas[name]["not"] = {"required": list(both), "properties": both}
     return result
 
 

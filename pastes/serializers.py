@@ -14,6 +14,7 @@ from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 from rest_framework.settings import api_settings
 
+from pastes.attachments import attachments_of, used_bytes
 from pastes.files import FilesField, paste_files
 from pastes.models import NAME_MAX_LENGTH, NAME_MIN_LENGTH, SYNTAX_MAX_LENGTH, Paste, PasteProfile, validate_syntax
 
@@ -111,6 +112,14 @@ ACCOUNT_MAX_PER_PAGE = 100
 ACCOUNT_MAX_PAGE = 1_000_000
 
 
+class AttachmentSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    filename = serializers.CharField()
+    size = serializers.IntegerField()
+    content_type = serializers.CharField()
+    url = serializers.CharField(help_text="Where the bytes are downloaded (GET), relative to the site.")
+
+
 class PasteSerializer(serializers.ModelSerializer):
     """The Paste object."""
 
@@ -123,6 +132,9 @@ class PasteSerializer(serializers.ModelSerializer):
     )
     files = serializers.SerializerMethodField(
         help_text="Extension: every file, first first, as {filename, content, syntax}; `content` is the first's."
+    )
+    attachments = serializers.SerializerMethodField(
+        help_text="Extension: the files attached to the paste (id, filename, size, content_type, url), oldest first."
     )
     expiration = serializers.ChoiceField(choices=EXPIRATION_LABELS, source="get_expiration_display", read_only=True)
 
@@ -141,6 +153,7 @@ class PasteSerializer(serializers.ModelSerializer):
             "password_protected",
             "discussion",
             "files",
+            "attachments",
         ]
         read_only_fields = fields
         extra_kwargs = {
@@ -149,6 +162,10 @@ class PasteSerializer(serializers.ModelSerializer):
                 "readable only with the key in the link's #key=…"
             },
         }
+
+    @extend_schema_field(AttachmentSerializer(many=True))
+    def get_attachments(self, paste: Paste) -> list[dict]:
+        return attachments_of(paste)
 
     def to_representation(self, paste: Paste) -> dict:
         # Built directly: DRF would build this serializer's fields from the model for every
@@ -167,6 +184,7 @@ class PasteSerializer(serializers.ModelSerializer):
             "password_protected": paste.password_protected,
             "discussion": paste.discussion,
             "files": paste_files(paste),
+            "attachments": attachments_of(paste),
         }
 
     @extend_schema_field(
@@ -336,6 +354,12 @@ class UserSerializer(serializers.Serializer):
     created_at = UtcFormattedDateTimeField(source="date_joined", help_text="ISO 8601, UTC, with microseconds.")
     last_login = UtcFormattedDateTimeField(allow_null=True, help_text="Last sign-in (ISO 8601), or null.")
     max_paste_chars = serializers.SerializerMethodField()
+    max_attachment_bytes = serializers.SerializerMethodField(
+        help_text="Extension: the most bytes this user's paste attachments may hold in total."
+    )
+    attachment_bytes = serializers.SerializerMethodField(
+        help_text="Extension: the bytes this user's paste attachments hold now."
+    )
     pastes = serializers.SerializerMethodField(
         help_text=f"One page of the pastes, newest first: {ACCOUNT_PER_PAGE} by default (query parameters page and "
         "per_page); pastes_count says how many there are in all."
@@ -359,6 +383,12 @@ class UserSerializer(serializers.Serializer):
 
     def get_max_paste_chars(self, user: AbstractBaseUser) -> int:
         return self._profile(user).max_paste_chars
+
+    def get_max_attachment_bytes(self, user: AbstractBaseUser) -> int:
+        return self._profile(user).max_attachment_bytes
+
+    def get_attachment_bytes(self, user: AbstractBaseUser) -> int:
+        return used_bytes(user)
 
     @extend_schema_field(PasteSerializer(many=True))
     def get_pastes(self, user: AbstractBaseUser) -> list[dict]:

@@ -202,8 +202,9 @@ def _files_after(locked: Paste, changes: dict) -> list[dict]:
 
 def paste_delete(*, paste: Paste) -> None:
     with transaction.atomic():
-        # The row lock a new comment takes (pastes.comments.comment_create): none can be added
-        # between the cascade's delete of the comments and the paste's own.
+        # The row lock a new comment or attachment takes (pastes.comments.comment_create,
+        # pastes.attachments.attachment_add): none can be added between the cascade's delete of
+        # the comments and attachments and the paste's own.
         locked = Paste.objects.select_for_update().filter(pk=paste.pk).first()
         if locked is not None:
             locked.delete()

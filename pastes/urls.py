@@ -1,6 +1,16 @@
 from django.urls import path, register_converter
 
-from pastes import comment_pages, comment_views, embeds, file_pages, file_views, pages, views
+from pastes import (
+    attachment_pages,
+    attachment_views,
+    comment_pages,
+    comment_views,
+    embeds,
+    file_pages,
+    file_views,
+    pages,
+    views,
+)
 from pastes.models import PASTE_ID_LENGTH
 
 
@@ -40,6 +50,12 @@ urlpatterns = [
         file_views.RevisionDetailView.as_view(),
         name="paste-revision",
     ),
+    path("paste/@<str:paste_id>/attachments", attachment_views.AttachmentListView.as_view(), name="attachment-list"),
+    path(
+        "paste/@<str:paste_id>/attachments/<str:attachment_id>",
+        attachment_views.AttachmentDetailView.as_view(),
+        name="attachment",
+    ),
     path("edit/<str:paste_id>", views.PasteEditView.as_view(), name="paste-edit"),
     path("delete/<str:paste_id>", views.PasteDeleteView.as_view(), name="paste-delete"),
     path("accounts/@<str:username>", views.AccountView.as_view(), name="account"),
@@ -59,4 +75,10 @@ urlpatterns = [
     path("<pasteid:paste_id>/files/<int:number>/download", file_pages.download_file, name="paste-file-download"),
     path("<pasteid:paste_id>/download.zip", file_pages.download_zip, name="paste-zip"),
     path("<pasteid:paste_id>/history", file_pages.history, name="paste-history"),
+    path("<pasteid:paste_id>/attachments", attachment_pages.attach, name="paste-attach-page"),
+    path(
+        "<pasteid:paste_id>/attachments/<str:attachment_id>/delete",
+        attachment_pages.detach,
+        name="paste-detach-page",
+    ),
 ]

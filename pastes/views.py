@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import prefetch_related_objects
 from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
@@ -243,5 +244,7 @@ class AccountView(PasteAPIView):
         params = AccountPageSerializer(data=request.query_params.dict())
         params.is_valid(raise_exception=True)
         pastes, count = services.user_pastes_page(owner=user, viewer=self.reader, **params.validated_data)
+        # Each paste lists its attachments: one query for those of the page's pastes that have some.
+        prefetch_related_objects([paste for paste in pastes if paste.attachment_count], "attachments")
         context = {"profile": PasteProfile.for_user(user), "pastes": pastes, "pastes_count": count}
         return Response(UserSerializer(user, context=context).data)

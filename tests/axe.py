@@ -16,7 +16,7 @@ BLOCKING = ("serious", "critical")
 # Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin" (alice in
 # the shortener's admin mode). A path may name objects the sweep makes: {paste}, {encrypted_paste},
 # {protected_paste}, {burning_paste}, {discussed_paste}, {files_paste} (three files, edited),
-# {encrypted_files_paste}, {report}, {link}, {protected_link}, {disabled_link}
+# {encrypted_files_paste}, {attached_paste}, {report}, {link}, {protected_link}, {disabled_link}
 # (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
@@ -43,6 +43,8 @@ PAGES: list[tuple[str, str]] = [
     ("/pastes/{files_paste}/history", "anonymous"),
     ("/pastes/{files_paste}/history", "signed-in"),
     ("/pastes/{encrypted_files_paste}", "anonymous"),
+    ("/pastes/{attached_paste}", "anonymous"),  # an image previewed and a PDF
+    ("/pastes/{attached_paste}", "signed-in"),  # with the owner's attach and remove forms
     # A: reports
     ("/reports/", "signed-in"),
     ("/reports/projects", "signed-in"),

@@ -1,8 +1,9 @@
 """Several files per paste and revisions (issue 47).
 
 The paste row gains the first file's `filename` and a `file_count` (both with constant defaults:
-on PostgreSQL adding them rewrites nothing and holds its lock for a moment); files 2… and the
-revisions are new tables.
+on PostgreSQL adding them rewrites nothing and holds its lock for a moment; `file_count`'s CHECK
+is validated afterwards, without blocking writes, so not atomic); files 2… and the revisions are
+new tables.
 """
 
 import django.db.models.deletion
@@ -10,14 +11,18 @@ import django.db.models.functions.text
 import django.utils.timezone
 from django.db import migrations, models
 
+from common.migration_ops import AddFieldCheckValidatedLater
+
 
 class Migration(migrations.Migration):
+    atomic = False
+
     dependencies = [
         ("pastes", "0009_paste_discussion_and_comments"),
     ]
 
     operations = [
-        migrations.AddField(
+        AddFieldCheckValidatedLater(
             model_name="paste",
             name="file_count",
             field=models.PositiveSmallIntegerField(default=1, help_text="How many files the paste holds."),

@@ -7,15 +7,18 @@ C (the shortener) has no OpenAPI schema: its read tokens are tested in tests/sho
 
 import pytest
 from django.apps import apps
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from rest_framework import status
 
 from common.permissions import READ_ONLY_KEY
 from pastes import services as paste_services
+from pastes.attachments import attachment_add
 from pastes.comments import Comment
 from pastes.models import ApiKey as PastesKey
 from reports.models import ApiKey as ReportsKey
 from reports.models import Webhook
+from tests.pastes.attachment_fixtures import PDF_BYTES, use_filesystem_storage
 from tests.pastes.factories import PasteFactory
 from tests.reports.audits.factories import done_audit
 from tests.reports.factories import ReportFactory
@@ -61,7 +64,7 @@ def operations(schema: dict, interface: str, methods: tuple[str, ...]) -> list[t
 
 
 @pytest.fixture
-def objects(user) -> dict[str, object]:
+def objects(user, settings, tmp_path) -> dict[str, object]:
     """One of everything the paths name, all the key owner's."""
     report = ReportFactory(owner=user)
     webhook = Webhook.objects.create(
@@ -72,6 +75,9 @@ def objects(user) -> dict[str, object]:
     comment = Comment.objects.create(paste=paste, nickname="Ann", text="hi")
     # and an edit: removing a revision's content is a write too
     paste_services.paste_update(paste=paste, changes={"content": "edited"})
+    # and an attachment, which a read key may download but not remove
+    use_filesystem_storage(settings, tmp_path / "attachments")
+    attachment = attachment_add(paste=paste, upload=SimpleUploadedFile("a.pdf", PDF_BYTES, "application/pdf"))
     return {
         "report": report.pk,
         "audit": audit.pk,
@@ -80,6 +86,7 @@ def objects(user) -> dict[str, object]:
         "paste_id": paste.pk,
         "comment_id": comment.pk,
         "number": paste.revisions.get().number,
+        "attachment_id": attachment.pk,
         "username": user.username,
         "what": "pages",
         "fmt": "csv",

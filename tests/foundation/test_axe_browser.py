@@ -22,6 +22,7 @@ from shortener.models import ApiKey as ShortenerApiKey
 from shortener.models import LinkReport
 from tests.axe import PAGES, axe_violations, describe
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, mid_word_wraps, overflow, sign_in
+from tests.pastes.attachment_fixtures import paste_with_attachments
 from tests.pastes.e2e import encrypt, seal
 from tests.pastes.factories import PasteFactory
 from tests.pastes.test_password import protected
@@ -50,7 +51,7 @@ def _sign_up_open(settings):
 
 
 @pytest.fixture
-def objects(user) -> dict[str, str]:
+def objects(user, settings, tmp_path) -> dict[str, str]:
     """What PAGES' paths name: one of each kind of paste, a report and a short link, all alice's.
 
     Alice also has keys of every kind, so that /accounts/keys/ shows its table in every state, a
@@ -75,6 +76,7 @@ def objects(user) -> dict[str, str]:
         "discussed_paste": discussed(user),
         "files_paste": files_paste(user),
         "encrypted_files_paste": encrypted_files_paste(user),
+        "attached_paste": paste_with_attachments(user, settings, tmp_path / "attachments"),
         "report": ReportFactory(owner=user).pk,
         "link": ShortLinkFactory(owner=user, code="axe1").code,
         "protected_link": ShortLinkFactory(owner=user, code="axe2", password_hash=make_password("axe")).code,

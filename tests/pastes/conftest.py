@@ -1,6 +1,7 @@
 import pytest
 from rest_framework.test import APIClient
 
+from tests.pastes.attachment_fixtures import attachment_store, s3_endpoint  # noqa: F401 (fixtures)
 from tests.pastes.factories import PasteFactory, issue_key
 
 

@@ -22,6 +22,8 @@ USER_KEYS = {
     "created_at",
     "last_login",
     "max_paste_chars",
+    "max_attachment_bytes",
+    "attachment_bytes",
     "pastes",
     "pastes_count",
 }

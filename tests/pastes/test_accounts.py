@@ -48,6 +48,8 @@ def test_account_returns_the_user_object_with_defaults(anon_client, user):
         "created_at": "2024-05-13T20:14:00.015390+00:00",
         "last_login": None,
         "max_paste_chars": 1_000_000,
+        "max_attachment_bytes": 100 * 1024 * 1024,
+        "attachment_bytes": 0,
         "pastes": [],
         "pastes_count": 0,
     }
@@ -86,6 +88,7 @@ def test_account_pastes_are_paste_objects(anon_client, paste):
             "password_protected": False,
             "discussion": False,
             "files": [{"filename": "hello.txt", "content": "Hello, world!", "syntax": ""}],
+            "attachments": [],
         }
     ]
 
@@ -144,8 +147,9 @@ def test_account_with_invalid_key_is_401(anon_client, user):
 def test_account_query_count_does_not_grow_with_pastes(anon_client, user, django_assert_max_num_queries):
     PasteFactory.create_batch(20, owner=user)
 
-    # The user, the count of their pastes, and the page.
-    with django_assert_max_num_queries(3):
+    # The user, the count of their pastes, the page, the page's attachments (one query for all),
+    # and the bytes the user's attachments hold.
+    with django_assert_max_num_queries(5):
         response = anon_client.get(URL)
 
     assert len(response.json()["pastes"]) == 20

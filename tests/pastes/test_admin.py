@@ -75,7 +75,14 @@ def test_admin_shows_paste_content(admin_client, user):
 def test_admin_edits_a_users_quota_and_badges(admin_client, user):
     response = admin_client.post(
         "/admin/pastes/pasteprofile/add/",
-        {"user": user.pk, "avatar": "", "bio": "", "badges": '["staff"]', "max_paste_chars": "500"},
+        {
+            "user": user.pk,
+            "avatar": "",
+            "bio": "",
+            "badges": '["staff"]',
+            "max_paste_chars": "500",
+            "max_attachment_bytes": "1000",
+        },
     )
 
     assert response.status_code == status.HTTP_302_FOUND

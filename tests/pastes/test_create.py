@@ -40,6 +40,7 @@ def test_create_returns_the_paste_object_with_defaults(owner_client, user):
         "discussion": False,
         # Issue 47: a one-file paste is also its one file, named after the paste (no syntax given, none guessed).
         "files": [{"filename": "my-paste.txt", "content": "print('hi')", "syntax": ""}],
+        "attachments": [],
     }
     paste = Paste.objects.get()
     assert paste.id == body["id"]

@@ -77,6 +77,7 @@ def test_get_paste_returns_every_field(anon_client, user):
         "password_protected": False,
         "discussion": False,
         "files": [{"filename": "n1.txt", "content": "c", "syntax": ""}],
+        "attachments": [],
     }
 
 

@@ -13,6 +13,7 @@ PATHS = {
     "/pastes/paste/@{paste_id}/files/{number}/raw": "get",
     "/pastes/paste/@{paste_id}/revisions": "get",
     "/pastes/paste/@{paste_id}/revisions/{number}": "get",
+    "/pastes/paste/@{paste_id}/attachments": "post",
 }
 # The discussion (issue 47): several methods on one path.
 COMMENT_PATHS = {
@@ -21,6 +22,8 @@ COMMENT_PATHS = {
 }
 # Paths with a second operation (issue 47: the owner removes a revision's content).
 MORE_OPERATIONS = {"/pastes/paste/@{paste_id}/revisions/{number}": {"delete"}}
+# An attachment is read and removed at its own URL (issue 47).
+ATTACHMENT_PATHS = {"/pastes/paste/@{paste_id}/attachments/{attachment_id}": {"get", "delete"}}
 
 
 @pytest.fixture
@@ -33,10 +36,8 @@ def schema(client) -> dict:
 def test_schema_documents_every_paste_operation(schema):
     documented = {path: set(operations) for path, operations in schema["paths"].items() if path.startswith("/pastes/")}
 
-    assert (
-        documented
-        == {path: {method} | MORE_OPERATIONS.get(path, set()) for path, method in PATHS.items()} | COMMENT_PATHS
-    )
+    operations = {path: {method} | MORE_OPERATIONS.get(path, set()) for path, method in PATHS.items()}
+    assert documented == operations | COMMENT_PATHS | ATTACHMENT_PATHS
 
 
 def test_schema_documents_the_error_shape_on_every_paste_operation(schema):
@@ -66,6 +67,7 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "password_protected",
         "discussion",
         "files",
+        "attachments",
     }
     assert set(components["User"]["properties"]) == {
         "username",
@@ -75,6 +77,8 @@ def test_schema_documents_the_paste_and_user_objects(schema):
         "created_at",
         "last_login",
         "max_paste_chars",
+        "max_attachment_bytes",
+        "attachment_bytes",
         "pastes",
         "pastes_count",
     }
