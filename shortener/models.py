@@ -23,6 +23,11 @@ DEDUPLICATED_LINKS = {
     "max_visits__isnull": True,
     "password_hash": "",
 }
+# The redirects a link may answer with (issue 46); null keeps the server's default.
+REDIRECT_STATUSES = (301, 302, 307, 308)
+REDIRECT_STATUS_CHOICES = [(status, str(status)) for status in REDIRECT_STATUSES]
+PREVIEW_TITLE_MAX = 300
+PREVIEW_DESCRIPTION_MAX = 1000
 
 
 class ShortLink(models.Model):
@@ -50,6 +55,17 @@ class ShortLink(models.Model):
     # A Django password hash; empty: no password. A protected link is never followed by the
     # fast path: the view asks for the password first (views/password.py).
     password_hash = models.CharField(max_length=200, blank=True, default="", editable=False)
+    # Redirect rules (issue 46, shortener/rules.py): `[{"when": {…}, "url": …}]`, first match wins,
+    # else `url`. Stored as validated and normalised; each process compiles them once per copy.
+    rules = models.JSONField(default=list, blank=True, help_text="Redirect rules, in order; first match wins.")
+    forward_query = models.BooleanField(default=False, help_text="The visitor's query string goes to the target.")
+    forward_path = models.BooleanField(default=False, help_text="/<code>/extra/path goes on to the target's path.")
+    # Null: the server's default (302, or 301 with SHORTENER_REDIRECT_PERMANENT), as Lstu.
+    redirect_status = models.PositiveSmallIntegerField(null=True, blank=True, choices=REDIRECT_STATUS_CHOICES)
+    # What a chat or social app's preview shows (shortener/previews.py): fetched once at creation.
+    preview_title = models.CharField(max_length=PREVIEW_TITLE_MAX, blank=True, default="")
+    preview_description = models.CharField(max_length=PREVIEW_DESCRIPTION_MAX, blank=True, default="")
+    preview_image = models.URLField(max_length=URL_MAX_LENGTH, blank=True, default="")
 
     class Meta:
         verbose_name = "short link"
@@ -72,6 +88,10 @@ class ShortLink(models.Model):
             models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
             models.CheckConstraint(
                 condition=Q(max_visits__isnull=True) | Q(max_visits__gte=1), name="shortener_shortlink_max_visits_min"
+            ),
+            models.CheckConstraint(
+                condition=Q(redirect_status__isnull=True) | Q(redirect_status__in=REDIRECT_STATUSES),
+                name="shortener_shortlink_redirect_status_valid",
             ),
         ]
         indexes = [
