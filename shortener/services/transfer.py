@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from typing import Any
 
 import orjson
@@ -35,8 +36,22 @@ from shortener.models import LinkImport, LinkTag, ShortLink
 from shortener.services.editing import clean_password_hash, clean_tags, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
+from shortener.services.options import OPTION_FIELDS, clean_options, non_default
 
-EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits", "tags", "password_hash")
+# Issue 46's link options, exported after the older columns (an older 9-column CSV still imports).
+EXPORT_OPTIONS = OPTION_FIELDS
+LEGACY_EXPORT_FIELDS = (
+    "url",
+    "custom",
+    "short",
+    "counter",
+    "created_at",
+    "expires_at",
+    "max_visits",
+    "tags",
+    "password_hash",
+)
+EXPORT_FIELDS = (*LEGACY_EXPORT_FIELDS, *EXPORT_OPTIONS)
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -60,6 +75,8 @@ class ImportItem:
     max_visits: str = ""
     tags: str = ""
     password_hash: str = ""
+    # Rules, forwarding, redirect status and preview, as form text (services/options.py reads them).
+    options: dict[str, str] = dataclass_field(default_factory=dict)
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
 
@@ -76,6 +93,7 @@ EXPORT_COLUMNS = (
     "expires_at",
     "max_visits",
     "password_hash",
+    *EXPORT_OPTIONS,
 )
 
 
@@ -125,8 +143,10 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
                 "max_visits": max_visits,
                 "tags": tags.get(pk, []),
                 "password_hash": hashed,
+                # Only what differs from Lstu's behaviour, as in the API's answers.
+                **non_default(dict(zip(EXPORT_OPTIONS, options, strict=True))),
             }
-            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
+            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, *options in chunk
         ]
         # One encoder call per chunk, less the list's brackets: the items and their ", ".
         yield separator + encode(rows)[1:-1].encode()
@@ -157,14 +177,31 @@ def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
                     max_visits,
                     neutralise(" ".join(tags.get(pk, []))),
                     neutralise(hashed),
+                    *_option_cells(options),
                 )
-                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
+                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, *options in chunk
             ]
         )
         yield out.getvalue().encode()
         out.seek(0)
         out.truncate()
     yield out.getvalue().encode()
+
+
+def _option_cells(options: list) -> list:
+    """Rules as their JSON text, switches as 1/0, a status or "", preview texts neutralised."""
+    rules, forward_query, forward_path, redirect_status, *preview = options
+    return [
+        orjson.dumps(rules).decode() if rules else "",
+        int(forward_query),
+        int(forward_path),
+        redirect_status,
+        *map(neutralise, preview),
+    ]
+
+
+def _json_options(entry: dict) -> dict[str, str]:
+    return {name: _text(entry[name]) for name in EXPORT_OPTIONS if entry.get(name) is not None}
 
 
 def parse_import(data: bytes) -> list[ImportItem]:
@@ -215,6 +252,7 @@ def _json_items(text: str) -> Iterator[ImportItem]:
                 max_visits=_text(entry.get("max_visits")),
                 tags=" ".join(entry["tags"]) if _is_text_list(entry.get("tags")) else _text(entry.get("tags")),
                 password_hash=_text(entry.get("password_hash")),
+                options=_json_options(entry),
             )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
@@ -250,13 +288,15 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
             # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
             # Its cells come back as they were before the export neutralised them; none of these
             # fields may start with a quote, so a CSV of another origin loses nothing by it.
-            ours = len(row) == len(EXPORT_FIELDS)
+            ours = len(row) in (len(LEGACY_EXPORT_FIELDS), len(EXPORT_FIELDS))
+            options = row[len(LEGACY_EXPORT_FIELDS) :] if len(row) == len(EXPORT_FIELDS) else []
             yield ImportItem(
                 reader.line_num,
                 url=restore(row[0]),
                 custom=restore(row[1]) if len(row) > 1 else "",
                 tags=restore(row[7]) if ours else "",
                 password_hash=restore(row[8]) if ours else "",
+                options={name: restore(cell) for name, cell in zip(EXPORT_OPTIONS, options, strict=False) if cell},
             )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None
@@ -302,6 +342,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
             expires_at=clean_expires_at(item.expires_at),
             max_visits=clean_max_visits(item.max_visits),
             password_hash=clean_password_hash(item.password_hash),
+            options=non_default(clean_options(item.options)),
         )
         if tags:
             set_tags(link, tags)

@@ -218,14 +218,19 @@ def test_streamed_csv_export_is_the_old_answer_byte_for_byte(alice_client, user,
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=transfer.EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**row, "tags": " ".join(row["tags"])} for row in old_export_rows(user))
+    # Issue 46's option columns, at their defaults for these links.
+    defaults = {"rules": "", "forward_query": 0, "forward_path": 0, "redirect_status": ""}
+    writer.writerows({**defaults, **row, "tags": " ".join(row["tags"])} for row in old_export_rows(user))
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response.getvalue() == out.getvalue().encode()
 
 
 def test_an_empty_export_is_an_empty_list_and_a_header(bob_client, other_user):
     assert bob_client.get("/s/export").getvalue() == b"[]"
-    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash\n"
+    header = (
+        b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash,"
+        b"rules,forward_query,forward_path,redirect_status,preview_title,preview_description,preview_image\n"
+    )
     assert bob_client.get("/s/export.csv").getvalue() == header
 
 
