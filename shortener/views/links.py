@@ -129,11 +129,11 @@ def follow(request: HttpRequest, code: str, extra_path: str = "") -> HttpRespons
         message = messages.LINK_GONE
     elif extra_path and not link.forward_path:
         message = messages.LINK_UNKNOWN  # /<code>/more is only a path when the link forwards it
-        code = f"{code}/{extra_path}"
     else:
         message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
     if message:
-        raise Failure(message.format(short=short_url(request, code)), 404)
+        short = short_url(request, code) + (f"/{extra_path}" if extra_path else "")
+        raise Failure(message.format(short=short), 404)
     if link.protected:
         return password_gate(request, link, short_url(request, code), LIFETIME_OVER_MESSAGES)
     if request.method == "POST":
