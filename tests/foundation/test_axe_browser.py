@@ -70,7 +70,13 @@ def objects(user) -> dict[str, str]:
         "protected_paste": protected(user, name="Vault").id,
         "burning_paste": PasteFactory(owner=user, name="Once", burn_after_read=True).id,
         "report": ReportFactory(owner=user).pk,
-        "link": ShortLinkFactory(owner=user, code="axe1").code,
+        # With a redirect rule and a preview, so that their pages show them (issue 46).
+        "link": ShortLinkFactory(
+            owner=user,
+            code="axe1",
+            rules=[{"when": {"device": "ios", "query": {"ref": None}}, "url": "https://apps.example/"}],
+            preview_title="A card",
+        ).code,
         "protected_link": ShortLinkFactory(owner=user, code="axe2", password_hash=make_password("axe")).code,
     }
 
