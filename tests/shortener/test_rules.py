@@ -590,3 +590,62 @@ def test_an_import_line_with_bad_rules_is_refused_alone(alice_client):
     assert [line["status"] for line in body["lines"]] == ["refused", "created"]
     assert body["lines"][0]["msg"].startswith('Rule 1: "device" must be one of')
     assert ShortLink.objects.get().redirect_status == 308
+
+
+# --- On PostgreSQL, in parallel ------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_flushes_count_each_visitor_once_in_the_counter_and_in_its_rule():
+    from shortener.fastpath.visits import VisitBuffer
+    from tests.concurrency import run_concurrently
+
+    link = ruled_link()
+    keys = [rule_key(rule) for rule in link.rules] + [FALLBACK]
+    day = datetime.date(2026, 5, 1)
+    visits = [((link.pk, f"{n:032d}", day), ("Firefox", "", "FR", keys[n % len(keys)])) for n in range(40)]
+    buffers = []
+    for offset in range(8):
+        # Each "process" saw the same visits, in its own order, as two processes behind a balancer may.
+        buffer = VisitBuffer()
+        buffer.start_flusher = lambda: None
+        for n in range(len(visits)):
+            buffer.add(*visits[(n + offset * 7) % len(visits)])
+        buffers.append(buffer)
+    slots = iter(buffers)
+
+    results = run_concurrently(lambda: next(slots).flush(), times=len(buffers))
+
+    assert sum(results) == len(visits)
+    link.refresh_from_db()
+    assert link.counter == len(visits)
+    rows = dict(VisitBreakdown.objects.filter(link=link, dimension="rules").values_list("name", "visits"))
+    assert rows == dict.fromkeys(keys, 10)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_parallel_visits_counted_during_the_request_each_count_their_rule(settings):
+    from django.test import Client
+
+    from tests.concurrency import run_concurrently
+
+    settings.SHORTENER_VISIT_FLUSH_SECONDS = 0
+    link = ruled_link()
+    agents = iter([IPHONE, ANDROID, FIREFOX] * 4)
+    addresses = iter([f"192.0.2.{n}" for n in range(1, 13)])
+
+    def visit() -> str:
+        response = Client().get("/s/abc", REMOTE_ADDR=next(addresses), HTTP_USER_AGENT=next(agents))
+        return response["Location"]
+
+    results = run_concurrently(visit, times=12)
+
+    assert sorted(results) == sorted(
+        ["https://apps.apple.com/app", "https://play.google.com/app", "https://example.com/"] * 4
+    )
+    link.refresh_from_db()
+    assert link.counter == 12
+    rows = dict(VisitBreakdown.objects.filter(link=link, dimension="rules").values_list("name", "visits"))
+    assert rows == {rule_key(link.rules[0]): 4, rule_key(link.rules[1]): 4, FALLBACK: 4}
