@@ -31,3 +31,19 @@ def test_editing_a_url_into_a_duplicate_generated_link_is_a_form_error(admin_cli
     assert response.context["adminform"].form.errors
     second.refresh_from_db()
     assert second.url == "https://other.example/"
+
+
+def test_rules_saved_in_the_admin_are_checked_as_the_apis(admin_client, user):
+    link = ShortLinkFactory(code="ruled", url="https://example.com/", owner=user)
+    url = f"/admin/shortener/shortlink/{link.pk}/change/"
+
+    bad = admin_client.post(
+        url, change_form(link, rules='[{"when": {"device": "fridge"}, "url": "https://a.example/"}]')
+    )
+    good = admin_client.post(url, change_form(link, rules='[{"when": {"country": "fr"}, "url": "https://a.example/"}]'))
+
+    assert bad.status_code == status.HTTP_200_OK
+    assert "Rule 1: &quot;device&quot; must be one of ios, android, desktop." in bad.content.decode()
+    assert good.status_code == status.HTTP_302_FOUND
+    link.refresh_from_db()
+    assert link.rules == [{"when": {"country": "FR"}, "url": "https://a.example/"}]
