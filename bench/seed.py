@@ -19,9 +19,17 @@ from pastes.models import Paste, PasteProfile, generate_paste_id
 from reports.models import ApiKey as ReportsApiKey
 from reports.models import Project, Report
 from shortener.models import ShortLink
+from shortener.rules import clean_rules
 
 LINKS = 10_000
 SPENT_LINKS = 1_000
+RULED_LINKS = 2_000
+# Three redirect rules none of the bench's visitors match (bench-visitor-N, no Accept-Language, loopback).
+THREE_RULES = [
+    {"when": {"device": "ios"}, "url": "https://apps.example/ios"},
+    {"when": {"language": "fr"}, "url": "https://example.fr/"},
+    {"when": {"country": "FR"}, "url": "https://example.fr/pays"},
+]
 VISIT_LIMIT = 1_000_000
 PASTES = 10_000
 REPORTS = 1_000
@@ -87,10 +95,22 @@ def seed() -> None:
         )
         for n in range(SPENT_LINKS)
     ]
+    # Links with three redirect rules (issue 46), which the bench visitors match none of: each visit
+    # evaluates all three (device, language, country) before the link's own URL.
+    ruled = [
+        ShortLink(
+            code=ShortLink.generate_code(),
+            url=f"https://example.com/ruled/{n}",
+            owner=users[n % 2],
+            created_at=now - timedelta(minutes=n),
+            rules=clean_rules(THREE_RULES),
+        )
+        for n in range(RULED_LINKS)
+    ]
     seeded_counters = sum(link.counter for link in spent)
-    for link in links + spent:
+    for link in links + spent + ruled:
         link.url_digest = ShortLink.digest(link.url)
-    ShortLink.objects.bulk_create(links + spent, batch_size=BATCH)
+    ShortLink.objects.bulk_create(links + spent + ruled, batch_size=BATCH)
 
     content = "def handler(request):\n    return render(request, 'page.html', {'items': items})\n" * 12
     pastes = [
@@ -147,6 +167,7 @@ def seed() -> None:
                 "pastes_key": pastes_key,
                 "codes": codes,
                 "limited_codes": limited_codes,
+                "ruled_codes": [link.code for link in ruled],
                 "shortener_path": shortener,
                 # Less the counters the used-up links were seeded with: the check compares visits made.
                 "counter_sum_sql": f"SELECT COALESCE(SUM(counter), 0) - {seeded_counters} FROM shortener_shortlink",

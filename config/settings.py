@@ -630,6 +630,8 @@ SHORTENER_ADMINPWD = env_secret("SHORTENER_ADMINPWD")
 SHORTENER_HASHED_ADMINPWD = env_secret("SHORTENER_HASHED_ADMINPWD")
 # 302 by default so that browsers come back and visits keep being counted.
 SHORTENER_REDIRECT_PERMANENT = env_bool("SHORTENER_REDIRECT_PERMANENT", False)
+# Fetch a new link's preview (title, description, image) from its target on the task queue (issue 46).
+SHORTENER_LINK_PREVIEWS = env_bool("SHORTENER_LINK_PREVIEWS", True)
 # Targets whose host matches this regular expression (re.search, case-insensitive) are refused.
 SHORTENER_BLOCKED_HOSTS = env_str("SHORTENER_BLOCKED_HOSTS")
 if SHORTENER_BLOCKED_HOSTS:

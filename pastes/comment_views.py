@@ -20,8 +20,7 @@ from rest_framework.settings import api_settings
 
 from common.throttling import Throttle, per_period
 from pastes import comments, schema, services
-from pastes.comments import COMMENT_MAX_CHARS, NICKNAME_MAX_LENGTH, Comment
-from pastes.models import Paste
+from pastes.models import COMMENT_MAX_CHARS, NICKNAME_MAX_LENGTH, Comment, Paste
 from pastes.serializers import NamedErrorsMixin, StrictCharField
 from pastes.throttling import PastePasswordThrottle
 from pastes.views import NO_STORE, PASSWORD_HEADER, PasteAPIView

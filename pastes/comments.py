@@ -10,57 +10,15 @@ encrypted. Who may read a paste's comments is who may read the paste, password i
 
 from datetime import timedelta
 
-from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import models, transaction
-from django.db.models import Q
+from django.db import transaction
 from django.utils import timezone
 
 from pastes.encryption import ENVELOPE_MESSAGE, is_envelope
 from pastes.errors import PasteNotFound, PastesError
+from pastes.models import COMMENTS_PER_PASTE_MAX, Comment, Paste
 
-COMMENT_MAX_CHARS = 10_000  # as stored: an encrypted comment's envelope is ~4/3 of its UTF-8 bytes
-NICKNAME_MAX_LENGTH = 50
-COMMENTS_PER_PASTE_MAX = 500  # bounds a discussion's page and its JSON (500 comments of 10,000 characters at most)
 EXPIRY_MARGIN = timedelta(seconds=10)  # see comment_create
-
-
-class Comment(models.Model):
-    # Django's cascade (Python-level, as the paste's own owner cascade must be) collects the comments
-    # and then deletes the paste: a comment inserted in between fails that delete. So a comment is
-    # inserted only under the paste's row lock, and deleting a paste takes that lock first
-    # (services.paste_delete; burning already does), see comment_create.
-    paste = models.ForeignKey("pastes.Paste", on_delete=models.CASCADE, related_name="comments")
-    # A reply answers a top-level comment; deleting that comment deletes its replies.
-    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies")
-    # A signed-in author is shown by username; an account deleted later leaves its comments anonymous.
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="paste_comments"
-    )
-    nickname = models.CharField(max_length=NICKNAME_MAX_LENGTH, blank=True)
-    text = models.TextField(help_text="The text, or the envelope of an encrypted paste's comment.")
-    encrypted = models.BooleanField(default=False, help_text="The text is an envelope under the paste's key.")
-    created_at = models.DateTimeField(default=timezone.now, editable=False)
-
-    class Meta:
-        ordering = ["created_at", "id"]
-        constraints = [
-            models.CheckConstraint(condition=~Q(text=""), name="pastes_comment_text_not_empty"),
-            models.CheckConstraint(
-                condition=Q(author__isnull=True) | Q(nickname=""), name="pastes_comment_author_or_nickname"
-            ),
-            models.CheckConstraint(condition=~Q(parent=models.F("id")), name="pastes_comment_not_own_parent"),
-        ]
-        indexes = [models.Index(fields=["paste", "created_at", "id"], name="pastes_comment_paste_oldest")]
-
-    def __str__(self) -> str:
-        return f"Comment {self.pk} on {self.paste_id}"
-
-    @property
-    def shown_name(self) -> str:
-        if self.author_id is not None:
-            return self.author.get_username()
-        return self.nickname or "Anonymous"
 
 
 # --- Errors (B's {code, message}) ------------------------------------------------------------
@@ -113,7 +71,6 @@ def comment_create(
     with transaction.atomic():
         # The paste's row lock: a parallel delete cannot leave a comment without its paste, and
         # parallel comments cannot pass COMMENTS_PER_PASTE_MAX together.
-        from pastes.models import Paste
 
         # Expired pastes are deleted without that lock (by any read, or purge_expired_pastes): a paste
         # about to expire takes no comment, so that no insert can fall between their two deletes.

@@ -23,8 +23,7 @@ from rest_framework import serializers
 
 from pastes.encryption import is_envelope
 from pastes.errors import NotAnEnvelope, PayloadTooLarge
-from pastes.file_models import PasteFile, PasteRevision
-from pastes.models import FILENAME_MAX_LENGTH, SYNTAX_MAX_LENGTH, Paste
+from pastes.models import FILENAME_MAX_LENGTH, SYNTAX_MAX_LENGTH, Paste, PasteFile, PasteRevision
 
 MAX_FILES = 20
 FILE_FIELDS = ("filename", "content", "syntax")

@@ -293,10 +293,108 @@ class PasteProfile(models.Model):
             return cls(user=user)
 
 
-# The comment model lives with its rules in pastes.comments; imported here so Django registers it.
 # Registered with the app here; the model has a module of its own (pastes/attachment_models.py).
 from pastes.attachment_models import Attachment  # noqa: E402, F401
-from pastes.comments import Comment  # noqa: E402, F401
 
-# Files 2… of a paste and its revisions (issue 47), in their own module.
-from pastes.file_models import PasteFile, PasteRevision  # noqa: E402, F401
+# --- Files 2… of a paste and the revisions an edit keeps (issue 47) ---------------------------
+# The first file lives on the Paste row itself (content, syntax, filename), so reading a one-file
+# paste stays one query; PasteFile rows hold files 2… (position 2 up) and are read only when
+# Paste.file_count says there are some (pastes.files). A revision is a snapshot of the files as
+# they were before an edit, kept as JSON: it is only ever read whole, never queried by its inside.
+
+
+class PasteFile(models.Model):
+    paste = models.ForeignKey("Paste", on_delete=models.CASCADE, related_name="more_files")
+    position = models.PositiveSmallIntegerField(help_text="2 for the paste's second file, and so on.")
+    filename = models.CharField(max_length=FILENAME_MAX_LENGTH)
+    content = models.TextField()
+    content_chars = models.GeneratedField(
+        expression=Length("content"), output_field=models.PositiveIntegerField(), db_persist=True
+    )
+    syntax = models.CharField(max_length=SYNTAX_MAX_LENGTH, blank=True)
+
+    class Meta:
+        ordering = ["paste", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["paste", "position"], name="pastes_pastefile_unique_position"),
+            models.UniqueConstraint(fields=["paste", "filename"], name="pastes_pastefile_unique_filename"),
+            models.CheckConstraint(condition=Q(position__gte=2), name="pastes_pastefile_position_after_first"),
+            models.CheckConstraint(condition=~Q(filename=""), name="pastes_pastefile_filename_not_empty"),
+            models.CheckConstraint(condition=~Q(content=""), name="pastes_pastefile_content_not_empty"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.filename} in {self.paste_id}"
+
+
+class PasteRevision(models.Model):
+    """The paste's files as they were before edit number `number`; `files` is null once removed."""
+
+    paste = models.ForeignKey("Paste", on_delete=models.CASCADE, related_name="revisions")
+    number = models.PositiveIntegerField(help_text="1 for the paste as first created, then one per edit.")
+    created_at = models.DateTimeField(default=timezone.now, help_text="When this version was written.")
+    name = models.CharField(max_length=100)
+    # [{"filename", "content", "syntax"}, …]; null: the owner removed this revision's content.
+    files = models.JSONField(null=True, blank=True)
+    size = models.PositiveIntegerField(help_text="Characters of content over every file (counted by the quota).")
+    changed = models.JSONField(default=list, help_text="Filenames the next version added, removed or changed.")
+
+    class Meta:
+        ordering = ["paste", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["paste", "number"], name="pastes_pasterevision_unique_number"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="pastes_pasterevision_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Revision {self.number} of {self.paste_id}"
+
+    @property
+    def removed(self) -> bool:
+        return self.files is None
+
+
+# --- Discussions (issue 47): comments under a paste with `discussion: true` -----------------
+# Their rules (who may comment, encryption, limits) are in pastes.comments.
+
+COMMENT_MAX_CHARS = 10_000  # as stored: an encrypted comment's envelope is ~4/3 of its UTF-8 bytes
+NICKNAME_MAX_LENGTH = 50
+COMMENTS_PER_PASTE_MAX = 500  # bounds a discussion's page and its JSON (500 comments of 10,000 characters at most)
+
+
+class Comment(models.Model):
+    # Django's cascade (Python-level, as the paste's own owner cascade must be) collects the comments
+    # and then deletes the paste: a comment inserted in between fails that delete. So a comment is
+    # inserted only under the paste's row lock, and deleting a paste takes that lock first
+    # (services.paste_delete; burning already does), see comment_create.
+    paste = models.ForeignKey("pastes.Paste", on_delete=models.CASCADE, related_name="comments")
+    # A reply answers a top-level comment; deleting that comment deletes its replies.
+    parent = models.ForeignKey("self", null=True, blank=True, on_delete=models.CASCADE, related_name="replies")
+    # A signed-in author is shown by username; an account deleted later leaves its comments anonymous.
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="paste_comments"
+    )
+    nickname = models.CharField(max_length=NICKNAME_MAX_LENGTH, blank=True)
+    text = models.TextField(help_text="The text, or the envelope of an encrypted paste's comment.")
+    encrypted = models.BooleanField(default=False, help_text="The text is an envelope under the paste's key.")
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        constraints = [
+            models.CheckConstraint(condition=~Q(text=""), name="pastes_comment_text_not_empty"),
+            models.CheckConstraint(
+                condition=Q(author__isnull=True) | Q(nickname=""), name="pastes_comment_author_or_nickname"
+            ),
+            models.CheckConstraint(condition=~Q(parent=models.F("id")), name="pastes_comment_not_own_parent"),
+        ]
+        indexes = [models.Index(fields=["paste", "created_at", "id"], name="pastes_comment_paste_oldest")]
+
+    def __str__(self) -> str:
+        return f"Comment {self.pk} on {self.paste_id}"
+
+    @property
+    def shown_name(self) -> str:
+        if self.author_id is not None:
+            return self.author.get_username()
+        return self.nickname or "Anonymous"

@@ -12,9 +12,8 @@ from collections.abc import Iterator
 from django.db.models import BooleanField, ExpressionWrapper, Max, Q, Sum
 
 from pastes.errors import PastesError
-from pastes.file_models import PasteRevision
 from pastes.files import files_chars, paste_files
-from pastes.models import Paste
+from pastes.models import Paste, PasteRevision
 
 
 class RevisionNotFound(PastesError):

@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.core.paginator import Page
 from django.db.models import F, QuerySet
@@ -6,8 +7,10 @@ from django.db.models.fields.tuple_lookups import Tuple, TupleLessThanOrEqual
 from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
+from shortener.errors import Failure
 from shortener.models import ApiKey, ShortLink
 from shortener.moderation import admin as moderation_admin  # noqa: F401  (registers the queue)
+from shortener.rules import clean_rules
 from shortener.services.tallies import NEWEST, all_links, created_key_at
 
 admin.site.register(ApiKey, ApiKeyAdmin)
@@ -48,8 +51,19 @@ def _order_of(queryset: QuerySet) -> tuple:
     return tuple(terms)
 
 
+class ShortLinkForm(forms.ModelForm):
+    """Rules saved from the admin are checked and normalised as the API's are (the redirect compiles them)."""
+
+    def clean_rules(self) -> list[dict]:
+        try:
+            return clean_rules(self.cleaned_data["rules"] or [])
+        except Failure as failure:
+            raise forms.ValidationError(failure.msg) from None
+
+
 @admin.register(ShortLink)
 class ShortLinkAdmin(admin.ModelAdmin):
+    form = ShortLinkForm
     list_display = (
         "code",
         "url",

@@ -87,7 +87,10 @@ CROSS_SITE = "Cross-site requests are refused."
 NOT_YOUR_LINK = "The shortened URL {short} is not yours."
 LINK_UPDATED = "The shortened URL {short} has been updated."
 URL_ALREADY_SHORTENED = "You already have a short link to this URL: {short}."
-NOTHING_TO_UPDATE = "Give at least one of url, expires_at, max_visits, tags, password, remove_password."
+NOTHING_TO_UPDATE = (
+    "Give at least one of url, expires_at, max_visits, tags, password, remove_password, rules, forward_query, "
+    "forward_path, redirect_status, preview_title, preview_description, preview_image."
+)
 TAGS_INVALID = (
     "Tags are at most {count} words of 1 to {limit} characters among letters, digits, "
     '"-", "_" and ".", separated by commas or spaces.'
@@ -124,3 +127,16 @@ IMPORT_CODE_CONFLICT = "The short code {code} is already taken here: not importe
 IMPORT_DATE_INVALID = "The creation date {value!r} is not a date and time, or is in the future."
 IMPORT_VISITS_INVALID = "The visit count {value!r} is not a whole number from 0 up."
 IMPORT_SQL_UNREADABLE = "The SQL holds no INSERT into a YOURLS url table that can be read."
+# Redirect rules, forwarding, redirect status and previews (issue 46).
+RULES_NOT_JSON = 'The rules must be a JSON array of {"when": {…}, "url": "https://…"} objects.'
+RULES_TOO_MANY = "A link has at most {limit} rules."
+RULE_INVALID = "Rule {number}: {problem}."
+BOOLEAN_INVALID = 'The field "{field}" must be true or false ("1" or "0").'
+REDIRECT_STATUS_INVALID = "The redirect status must be one of {statuses}."
+PREVIEW_FIELD_TOO_LONG = 'The field "{field}" is too long: {limit} characters at most.'
+PREVIEW_IMAGE_INVALID = "The preview image must be an http(s) URL."
+LINK_OPTIONS_DIFFER = (
+    "You already have a short link to this URL ({short}) with other rules or redirect settings: "
+    "edit it, or give a custom text to make another."
+)
+RULES_SAVED = "The redirect rules of {short} have been saved."

@@ -23,6 +23,11 @@ DEDUPLICATED_LINKS = {
     "max_visits__isnull": True,
     "password_hash": "",
 }
+# The redirects a link may answer with (issue 46); null keeps the server's default.
+REDIRECT_STATUSES = (301, 302, 307, 308)
+REDIRECT_STATUS_CHOICES = [(status, str(status)) for status in REDIRECT_STATUSES]
+PREVIEW_TITLE_MAX = 300
+PREVIEW_DESCRIPTION_MAX = 1000
 
 
 class ShortLink(models.Model):
@@ -56,6 +61,17 @@ class ShortLink(models.Model):
     # Visits counted by the shortener a link was imported from (shortener/importers/): shown
     # apart, never added to `counter`, which counts the unique visits seen here.
     imported_visits = models.PositiveBigIntegerField(default=0, help_text="Visits counted before the import.")
+    # Redirect rules (issue 46, shortener/rules.py): `[{"when": {…}, "url": …}]`, first match wins,
+    # else `url`. Stored as validated and normalised; each process compiles them once per copy.
+    rules = models.JSONField(default=list, blank=True, help_text="Redirect rules, in order; first match wins.")
+    forward_query = models.BooleanField(default=False, help_text="The visitor's query string goes to the target.")
+    forward_path = models.BooleanField(default=False, help_text="/<code>/extra/path goes on to the target's path.")
+    # Null: the server's default (302, or 301 with SHORTENER_REDIRECT_PERMANENT), as Lstu.
+    redirect_status = models.PositiveSmallIntegerField(null=True, blank=True, choices=REDIRECT_STATUS_CHOICES)
+    # What a chat or social app's preview shows (shortener/previews.py): fetched once at creation.
+    preview_title = models.CharField(max_length=PREVIEW_TITLE_MAX, blank=True, default="")
+    preview_description = models.CharField(max_length=PREVIEW_DESCRIPTION_MAX, blank=True, default="")
+    preview_image = models.URLField(max_length=URL_MAX_LENGTH, blank=True, default="")
 
     class Meta:
         verbose_name = "short link"
@@ -78,6 +94,10 @@ class ShortLink(models.Model):
             models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
             models.CheckConstraint(
                 condition=Q(max_visits__isnull=True) | Q(max_visits__gte=1), name="shortener_shortlink_max_visits_min"
+            ),
+            models.CheckConstraint(
+                condition=Q(redirect_status__isnull=True) | Q(redirect_status__in=REDIRECT_STATUSES),
+                name="shortener_shortlink_redirect_status_valid",
             ),
         ]
         indexes = [

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
+import orjson
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.middleware.csrf import CsrfViewMiddleware
@@ -35,7 +36,11 @@ SAFE_FETCH_SITES = {"same-origin", "none"}
 # could read its cookies anyway: no web page can use them to forge a request.
 EXTENSION_ORIGIN_SCHEMES = ("moz-extension://", "chrome-extension://", "safari-web-extension://")
 # Fields a JSON body may give as whole numbers rather than strings.
-NUMERIC_FIELDS = frozenset({"max_visits", "expires_at"})
+NUMERIC_FIELDS = frozenset({"max_visits", "expires_at", "redirect_status"})
+# Issue 46: `rules` is a JSON array in a JSON body (a JSON-encoded string in a form), and the
+# forwarding switches may be JSON booleans; both are read as their form's strings.
+STRUCTURED_FIELDS = frozenset({"rules"})
+BOOLEAN_FIELDS = frozenset({"forward_query", "forward_path"})
 
 type View = Callable[..., HttpResponse]
 
@@ -61,6 +66,10 @@ def _json_object(request: HttpRequest) -> dict[str, str]:
         # A count or a Unix time may come as a JSON number; true/false are not numbers here.
         if key in NUMERIC_FIELDS and isinstance(value, int) and not isinstance(value, bool):
             data[key] = str(value)
+        elif key in STRUCTURED_FIELDS and isinstance(value, list):
+            data[key] = orjson.dumps(value).decode()
+        elif key in BOOLEAN_FIELDS and isinstance(value, bool):
+            data[key] = "1" if value else "0"
         elif not isinstance(value, str):
             raise Failure(messages.FIELD_NOT_TEXT.format(field=key))
     return data

@@ -17,8 +17,11 @@ def success(**fields: Any) -> JsonResponse:
     return JsonResponse({"success": True, **fields})
 
 
-def redirect_response(url: str) -> HttpResponse:
-    """The answer to a visit of a live link (a 302, or a 301 with SHORTENER_REDIRECT_PERMANENT)."""
-    if settings.SHORTENER_REDIRECT_PERMANENT:
-        return HttpResponsePermanentRedirect(url)
-    return HttpResponseRedirect(url)
+def redirect_response(url: str, status: int | None = None) -> HttpResponse:
+    """The answer to a visit of a live link: its own status (301, 302, 307, 308; issue 46) if it has
+    one, else a 302, or a 301 with SHORTENER_REDIRECT_PERMANENT."""
+    if status is None:
+        status = 301 if settings.SHORTENER_REDIRECT_PERMANENT else 302
+    response = HttpResponsePermanentRedirect(url) if status in (301, 308) else HttpResponseRedirect(url)
+    response.status_code = status
+    return response

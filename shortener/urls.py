@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from shortener.moderation import views as moderation
 from shortener.services.links import CODE_RE
-from shortener.views import auth, links, manage, qr, stats, tokens, transfer
+from shortener.views import auth, link_rules, links, manage, qr, stats, tokens, transfer
 
 
 class CodeConverter:
@@ -45,6 +45,7 @@ urlpatterns = [
     path("tokens/<int:pk>/revoke", tokens.token_revoke, name="token-revoke"),
     path("edit/<shortcode:code>", manage.edit, name="edit"),
     path("edit/<shortcode:code>.json", manage.edit, JSON_SUFFIX),
+    path("edit/<shortcode:code>/rules", link_rules.rules_page, name="edit-rules"),
     path("delete/<shortcode:code>", stats.delete_confirm, name="delete-confirm"),
     path("qr/<shortcode:code>.png", qr.qr_download, {"kind": "png"}, name="qr-png"),
     path("qr/<shortcode:code>.svg", qr.qr_download, {"kind": "svg"}, name="qr-svg"),
@@ -56,4 +57,5 @@ urlpatterns = [
     # Last: any other single segment is a short code (codes have no dot, so `.json` is free).
     path("<shortcode:code>", links.follow, name="redirect"),
     path("<shortcode:code>.json", links.follow, JSON_SUFFIX),
+    path("<shortcode:code>/<path:extra_path>", links.follow, name="redirect-path"),
 ]

@@ -56,7 +56,9 @@ PAGES: list[tuple[str, str]] = [
     ("/s/login", "anonymous"),
     ("/s/stats", "signed-in"),
     ("/s/stats/{link}", "signed-in"),
-    ("/s/edit/{link}", "signed-in"),
+    ("/s/edit/{link}", "signed-in"),  # with its options and preview fields (issue 46)
+    ("/s/edit/{link}/rules", "signed-in"),  # the redirect rules page (issue 46); the preview robots' card
+    # page is checked by tests/shortener/test_rules_browser.py, which holds back its refresh to the target
     ("/s/delete/{link}", "signed-in"),
     ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
     ("/s/report/{link}", "anonymous"),

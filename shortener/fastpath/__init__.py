@@ -24,6 +24,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from common import metrics
+from shortener import rules
 from shortener.fastpath import links, visits
 from shortener.fastpath.links import EXPIRED, GONE, USED_UP, CachedLink, forget_cached_link, lifetime_over
 from shortener.services.breakdowns import NO_DETAILS, visit_details
@@ -34,6 +35,7 @@ __all__ = [
     "GONE",
     "USED_UP",
     "CachedLink",
+    "destination",
     "flush_visits",
     "follow",
     "forget_cached_link",
@@ -64,11 +66,30 @@ def resolve(code: str) -> CachedLink | None:
     return link
 
 
-def record_visit(*, link_id: int, request: HttpRequest, unlocked: bool = False) -> bool:
+def destination(link: CachedLink, request: HttpRequest, extra_path: str = "") -> tuple[str, str]:
+    """Where this visit goes, and the name its rule is counted under ("" for a link without rules).
+
+    From the cached copy only (its rules compiled when it was cached): no query.
+    """
+    url, rule_name = link.url, ""
+    if link.rules:
+        rule = rules.matching_rule(link.rules, request)
+        url, rule_name = (rule.url, rule.key) if rule else (link.url, rules.FALLBACK)
+    if extra_path and link.forward_path:
+        url = rules.with_extra_path(url, extra_path)
+    if link.forward_query:
+        query = request.META.get("QUERY_STRING", "")
+        if query:
+            url = rules.with_query(url, query)
+    return url, rule_name
+
+
+def record_visit(*, link_id: int, request: HttpRequest, unlocked: bool = False, rule: str = "") -> bool:
     """Count this request as a visit of the link if it is a new visitor today.
 
     Say whether it is new: when visits are buffered it is counted at the next flush,
-    unless another process already counted the same visitor today.
+    unless another process already counted the same visitor today. `rule`: the redirect rule
+    it followed (destination()), counted with the visit.
     """
     if not counts_as_visit(request, unlocked=unlocked):
         _record_bot(link_id, request, unlocked=unlocked)
@@ -78,7 +99,7 @@ def record_visit(*, link_id: int, request: HttpRequest, unlocked: bool = False) 
     if not visits.seen.first_time(visit):
         return False
     # Only for a new visitor of the day: the country is looked up now (the address goes no further).
-    details = visit_details(request)
+    details = visit_details(request, rule)
     if settings.SHORTENER_VISIT_FLUSH_SECONDS:
         visits.buffer.add(visit, details)
         return True
@@ -96,7 +117,7 @@ def _record_bot(link_id: int, request: HttpRequest, *, unlocked: bool = False) -
         visits.write_visits([], wait_for_wal=False, bots={bot: 1})
 
 
-def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) -> str | None:
+def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False, rule: str = "") -> str | None:
     """Record the visit of a redirect; None if it may go on, else why not (EXPIRED, USED_UP, GONE).
 
     A link without max_visits only has its visit recorded (buffered, see record_visit). One with
@@ -107,7 +128,7 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
     `unlocked`: the request is the right password's POST of a protected link, a visit too.
     """
     if link.max_visits is None:
-        record_visit(link_id=link.pk, request=request, unlocked=unlocked)
+        record_visit(link_id=link.pk, request=request, unlocked=unlocked, rule=rule)
         if settings.METRICS_TOKEN:
             metrics.REDIRECTED()
         return None
@@ -123,7 +144,7 @@ def follow(link: CachedLink, request: HttpRequest, *, unlocked: bool = False) ->
             if settings.METRICS_TOKEN:
                 metrics.REDIRECTED()
             return None
-        details = visit_details(request)
+        details = visit_details(request, rule)
     else:
         _record_bot(link.pk, request, unlocked=unlocked)
     refused = visits.count_limited_visit(link.pk, visit, details)

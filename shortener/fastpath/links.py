@@ -24,6 +24,7 @@ from django.utils.dateparse import parse_datetime
 
 from shortener.fastpath.bounded import bounded_set
 from shortener.models import LinkCacheVersion, ShortLink
+from shortener.rules import CompiledRule, compile_rules
 
 logger = logging.getLogger(__name__)
 
@@ -60,6 +61,40 @@ class CachedLink:
     protected: bool = False
     # Disabled by moderation: answers 410 (shortener/moderation/), from this copy, no query.
     disabled: bool = False
+    # Issue 46 (shortener/rules.py): rules compiled once per copy, so a visit evaluates them with
+    # no query; forwarding; the link's own redirect status (None: the server's); the preview
+    # (title, description, image) a preview bot is shown, None without one.
+    rules: tuple[CompiledRule, ...] = ()
+    forward_query: bool = False
+    forward_path: bool = False
+    redirect_status: int | None = None
+    preview: tuple[str, str, str] | None = None
+
+
+# The columns _row_link() reads, after id, url and the deleted flag.
+LINK_COLUMNS = (
+    "expires_at, max_visits, counter, password_hash <> '', disabled_at IS NOT NULL, rules, forward_query, "
+    "forward_path, redirect_status, preview_title, preview_description, preview_image"
+)
+
+
+def _row_link(pk, url, is_deleted, expires_at, max_visits, counter, protected, disabled, rules, *rest) -> CachedLink:
+    forward_query, forward_path, redirect_status, title, description, image = rest
+    return CachedLink(
+        pk,
+        url,
+        bool(is_deleted),
+        _unix_time(expires_at),
+        max_visits,
+        counter,
+        bool(protected),
+        bool(disabled),
+        compile_rules(rules),
+        bool(forward_query),
+        bool(forward_path),
+        redirect_status,
+        (title, description, image) if (title or description or image) else None,
+    )
 
 
 def _unix_time(value: datetime | str | None) -> float | None:
@@ -166,22 +201,14 @@ class LocalLinks:
         # Read first: the links loaded below are at least as fresh as this version.
         version = links_version()
         expires = time.monotonic() + settings.SHORTENER_CACHE_SECONDS
-        rows = (
-            ShortLink.objects.filter(deleted_at__isnull=True)
-            .order_by("-counter", "-created_at")
-            .values_list("code", "pk", "url", "expires_at", "max_visits", "counter", "password_hash", "disabled_at")[
-                :limit
-            ]
-        )
-        loaded = {
-            code: (
-                CachedLink(
-                    pk, url, False, _unix_time(expires_at), max_visits, counter, bool(hashed), disabled is not None
-                ),
-                expires,
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT code, id, url, false, {LINK_COLUMNS} FROM {LINK_TABLE} WHERE deleted_at IS NULL "
+                "ORDER BY counter DESC, created_at DESC LIMIT %s",
+                [limit],
             )
-            for code, pk, url, expires_at, max_visits, counter, hashed, disabled in rows
-        }
+            rows = cursor.fetchall()
+        loaded = {code: (_row_link(*row), expires) for code, *row in rows}
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
         if self._version is None:
@@ -195,7 +222,8 @@ local_links = LocalLinks()
 
 
 def _cache_key(code: str) -> str:
-    # v4: CachedLink gained `disabled` (v3 `protected`, v2 the lifetime fields); older pickled copies must not be read.
+    # v4: CachedLink gained `disabled`, rules, forwarding, status and preview (v3: `protected`; v2:
+    # the lifetime fields); older pickled copies must not be read.
     return f"shortener:code:v4:{code}"
 
 
@@ -204,17 +232,11 @@ def _fetch(code: str) -> CachedLink | None:
     # building would cost more than the database's answer.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, url, deleted_at IS NOT NULL, expires_at, max_visits, counter, password_hash <> '', "
-            f"disabled_at IS NOT NULL FROM {LINK_TABLE} WHERE code = %s",
+            f"SELECT id, url, deleted_at IS NOT NULL, {LINK_COLUMNS} FROM {LINK_TABLE} WHERE code = %s",
             [code],
         )
         row = cursor.fetchone()
-    if row is None:
-        return None
-    pk, url, is_deleted, expires_at, max_visits, counter, protected, disabled = row
-    return CachedLink(
-        pk, url, bool(is_deleted), _unix_time(expires_at), max_visits, counter, bool(protected), bool(disabled)
-    )
+    return None if row is None else _row_link(*row)
 
 
 def lifetime_over(link: CachedLink) -> str | None:

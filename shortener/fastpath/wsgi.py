@@ -33,6 +33,7 @@ from django.http.response import MAX_URL_REDIRECT_LENGTH
 from django.middleware.security import SecurityMiddleware
 from django.utils.encoding import iri_to_uri
 
+from common.bots import is_preview_bot
 from shortener import fastpath
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import local_links
@@ -73,8 +74,8 @@ def encoded(response: HttpResponse) -> Answer:
 _security: SecurityMiddleware | None = None
 # The Location of the redirect whose other headers every redirect_answer() reuses.
 TEMPLATE_URL = "https://template.invalid/"
-# is_secure() → the redirect's headers before and after its Location (redirect_answer()).
-_redirect_templates: dict[bool, tuple[int, Headers, Headers]] = {}
+# (is_secure(), status) → the redirect's headers before and after its Location (redirect_answer()).
+_redirect_templates: dict[tuple[bool, int | None], tuple[int, Headers, Headers]] = {}
 # Host header → the host request.get_host() validated (validated_host()).
 _valid_hosts: OrderedDict[str, str] = OrderedDict()
 VALID_HOSTS_REMEMBERED = 64
@@ -98,13 +99,14 @@ def _forget_settings(**kwargs: object) -> None:
 setting_changed.connect(_forget_settings, dispatch_uid="shortener-fastpath-security")
 
 
-def redirect_answer(request: HttpRequest, url: str) -> Answer | None:
+def redirect_answer(request: HttpRequest, url: str, status: int | None = None) -> Answer | None:
     """The redirect to `url` that redirect_response() and SecurityMiddleware make, without making it.
 
     Building that response, passing it through the middleware and encoding it took a quarter of
     the redirect's Python time (bench/README.md). Every redirect's status and headers but its
     Location depend only on the settings and on whether the request is secure, so Django's
-    own classes make them once (for each of the two), and each visit only fills in its Location.
+    own classes make them once (for each of the two, and each link redirect status), and each
+    visit only fills in its Location.
     None (the caller then makes the response in full) for a URL HttpResponseRedirect would
     refuse or change: one not starting with http(s):// or too long.
     """
@@ -113,14 +115,15 @@ def redirect_answer(request: HttpRequest, url: str) -> Answer | None:
     location = iri_to_uri(url)
     if len(location) > MAX_URL_REDIRECT_LENGTH:
         return None
-    secure = request.is_secure()
-    template = _redirect_templates.get(secure)
+    key = (request.is_secure(), status)
+    template = _redirect_templates.get(key)
     if template is None:
-        answer = encoded(_security_middleware().process_response(request, redirect_response(TEMPLATE_URL)))
+        response = redirect_response(TEMPLATE_URL, status)
+        answer = encoded(_security_middleware().process_response(request, response))
         at = answer.headers.index((b"Location", TEMPLATE_URL.encode()))
-        template = _redirect_templates[secure] = (answer.status, answer.headers[:at], answer.headers[at + 1 :])
-    status, before, after = template
-    return Answer(status, [*before, (b"Location", location.encode("latin-1")), *after], b"")
+        template = _redirect_templates[key] = (answer.status, answer.headers[:at], answer.headers[at + 1 :])
+    code, before, after = template
+    return Answer(code, [*before, (b"Location", location.encode("latin-1")), *after], b"")
 
 
 def validated_host(request: HttpRequest) -> str:
@@ -193,28 +196,32 @@ def shortcut_answer(environ: dict, *, may_write: bool = False) -> Answer | None:
         return None  # the view answers 404 (410 when disabled) with the reason
     if link.protected:
         return None  # the view asks for its password first
+    if link.preview is not None and is_preview_bot(request.META.get("HTTP_USER_AGENT", "")):
+        return None  # the view shows a chat app's preview robot the link's preview page
+    # Rules and forwarding, from this cached copy (issue 46); a plain link's own URL otherwise.
+    url, rule = fastpath.destination(link, request) if link.rules else (link.url, "")
     if link.max_visits is not None:
         # Its visits are counted in the database during the request, and its JSON resolve reads
         # it afresh: not on the event loop, and the view says why a refused visit is refused.
-        if not may_write or wants_json(request) or _follow_limited(link, request) is not None:
+        if not may_write or wants_json(request) or _follow_limited(link, request, rule) is not None:
             return None
-        return encoded(security.process_response(request, redirect_response(link.url)))
+        return encoded(security.process_response(request, redirect_response(url, link.redirect_status)))
     # The views' own decision (shortener.formats); a JSON resolve is a lookup, not a visit.
     if wants_json(request):
         return encoded(security.process_response(request, success(url=link.url)))
-    answer = redirect_answer(request, link.url)
+    answer = redirect_answer(request, url, link.redirect_status)
     if answer is None:
         return None  # the view makes (or refuses) this unusual URL's redirect
-    fastpath.follow(link, request)  # without max_visits: recorded, never refused
+    fastpath.follow(link, request, rule=rule)  # without max_visits: recorded, never refused
     return answer
 
 
-def _follow_limited(link: fastpath.CachedLink, request: HttpRequest) -> str | None:
+def _follow_limited(link: fastpath.CachedLink, request: HttpRequest, rule: str = "") -> str | None:
     """fastpath.follow() for a link with max_visits, between the signals Django's handler sends
     around a request: they keep its database connection (CONN_MAX_AGE, health checks)."""
     request_started.send(sender=WSGIHandler, environ=request.environ)
     try:
-        return fastpath.follow(link, request)
+        return fastpath.follow(link, request, rule=rule)
     finally:
         request_finished.send(sender=WSGIHandler)
 

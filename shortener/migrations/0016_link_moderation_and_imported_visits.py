@@ -2,6 +2,8 @@
 
 On SQLite, adding a NOT NULL column with a default rebuilds shortener_shortlink, which drops its
 tally triggers (see 0010): they are dropped before and added again after, with a fresh backfill.
+On PostgreSQL `imported_visits`' CHECK (>= 0) is validated after the column is added, without
+blocking writes to the links (so not atomic).
 """
 
 import importlib
@@ -9,6 +11,8 @@ import importlib
 import django.db.models.deletion
 import django.utils.timezone
 from django.db import migrations, models
+
+from common.migration_ops import AddFieldCheckValidatedLater
 
 tallies = importlib.import_module("shortener.migrations.0010_link_rank_buckets_and_tallies")
 
@@ -26,6 +30,8 @@ def add_sqlite_triggers(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    atomic = False
+
     dependencies = [
         ("shortener", "0015_limit_counter_to_common"),
     ]
@@ -54,7 +60,7 @@ class Migration(migrations.Migration):
             name="disabled_reason",
             field=models.CharField(blank=True, default="", max_length=200),
         ),
-        migrations.AddField(
+        AddFieldCheckValidatedLater(
             model_name="shortlink",
             name="imported_visits",
             field=models.PositiveBigIntegerField(default=0, help_text="Visits counted before the import."),

@@ -28,13 +28,15 @@ from django.http import HttpRequest
 from common.http import client_ip
 from shortener.models import VisitBreakdown
 
-# (User-Agent, Referer, country code): what a new visit brings to the batch writer.
-type VisitDetails = tuple[str, str, str]
+# (User-Agent, Referer, country code[, rule]): what a new visit brings to the batch writer. The
+# fourth item, only for a link with redirect rules, names the rule it followed (shortener/rules.py).
+type VisitDetails = tuple[str, str, str] | tuple[str, str, str, str]
 NO_DETAILS: VisitDetails = ("", "", "")
 
 # The JSON keys (and the page's tables), in the page's order.
 DIMENSIONS = ("referrers", "browsers", "os", "devices", "countries")
 BOTS = "bots"
+RULES = "rules"  # shortener.rules.DIMENSION
 # The stored dimension of browser, OS and device together: "Firefox\x1fLinux\x1fDesktop".
 AGENTS = "agents"
 AGENT_PARTS = ("browsers", "os", "devices")
@@ -57,22 +59,23 @@ COUNTRY_CREDIT = (
 USER_AGENT_CREDIT = "Browsers, systems and devices by ua-parser with the uap-core rules (Apache License 2.0)."
 
 
-def _country(address: str) -> str:
-    from iptocc import country_code  # a few hundred kB of table, loaded on the first visit
+def country_code(address: str) -> str:
+    from iptocc import country_code as lookup  # a few hundred kB of table, loaded on the first visit
 
     try:
-        return country_code(address) or ""
+        return lookup(address) or ""
     except Exception:  # an address iptocc cannot read is an unknown country, never a failed redirect
         return ""
 
 
-def visit_details(request: HttpRequest) -> VisitDetails:
+def visit_details(request: HttpRequest, rule: str = "") -> VisitDetails:
     meta = request.META
-    return (
+    details = (
         meta.get("HTTP_USER_AGENT", "")[:USER_AGENT_MAX],
         meta.get("HTTP_REFERER", "")[:USER_AGENT_MAX],
-        _country(client_ip(request)),
+        country_code(client_ip(request)),
     )
+    return (*details, rule) if rule else details
 
 
 @lru_cache(maxsize=4096)
@@ -144,13 +147,15 @@ def breakdown_names(details: VisitDetails) -> tuple[tuple[str, str], ...]:
     batch writer runs in the web server's processes, where its Python time is taken from the
     request threads (it holds the GIL).
     """
-    user_agent, referer, country = details
+    user_agent, referer, country, *rule = details
     browser, os_family, device = user_agent_names(user_agent)
-    return (
+    names = (
         ("referrers", referrer_name(referer)),
         (AGENTS, agent_name(browser, os_family, device)),
         ("countries", country or UNKNOWN),
     )
+    # A link with redirect rules also counts which rule (or none: "default") sent the visitor.
+    return (*names, (RULES, rule[0])) if rule and rule[0] else names
 
 
 def bot_name(user_agent: str) -> str:

@@ -11,13 +11,14 @@ from shortener.errors import Failure
 from shortener.models import LinkTag, ShortLink
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_url
+from shortener.services.options import OPTION_FIELDS, clean_options
 
 TAG_MAX_LENGTH = LinkTag._meta.get_field("name").max_length
 TAGS_PER_LINK = 10
 TAG_RE = re.compile(rf"[\w.-]{{1,{TAG_MAX_LENGTH}}}")
 PASSWORD_MAX_LENGTH = 200
 TRUE_WORDS = {"1", "on", "true", "yes"}
-EDITABLE_FIELDS = ("url", "expires_at", "max_visits", "tags", "password", "remove_password")
+EDITABLE_FIELDS = ("url", "expires_at", "max_visits", "tags", "password", "remove_password", *OPTION_FIELDS)
 
 
 def clean_tag(raw: str) -> str:
@@ -95,6 +96,10 @@ def link_update(*, link: ShortLink, data: dict[str, str], short: str) -> ShortLi
     if "max_visits" in data:
         link.max_visits = clean_max_visits(data["max_visits"])
         changed.append("max_visits")
+    options = clean_options(data)
+    for field, value in options.items():
+        setattr(link, field, value)
+        changed.append(field)
     tags = clean_tags(data["tags"]) if "tags" in data else None
     if data.get("remove_password", "").strip().lower() in TRUE_WORDS:
         link.password_hash = ""

@@ -113,15 +113,20 @@ def link_create(
     password_hash: str = "",
     created_at: datetime | None = None,
     imported_visits: int = 0,
+    options: dict[str, object] | None = None,
 ) -> ShortLink:
     """Shorten `url` for the user (None: anonymously); every argument must already be clean.
+
+    `options`: the link's rules, forwarding, redirect status and preview (services/options.py).
+    The user's existing link is only handed back if they already hold; otherwise 409.
 
     Without custom text or lifetime, the user's existing code for the same URL is returned;
     the conditional unique constraint makes that hold when two requests race. A link
     with a lifetime is always a new one. `created_at` and `imported_visits`: a link imported
     from another shortener (shortener/importers/) keeps its date and the visits counted there.
     """
-    lifetime = {"expires_at": expires_at, "max_visits": max_visits, "password_hash": password_hash}
+    options = options or {}
+    lifetime = {"expires_at": expires_at, "max_visits": max_visits, "password_hash": password_hash, **options}
     if created_at is not None:
         lifetime["created_at"] = created_at
     if imported_visits:
@@ -139,6 +144,7 @@ def link_create(
                 and (existing.expires_at, existing.max_visits) == (expires_at, max_visits)
                 and not existing.password_hash
                 and not password_hash
+                and not _options_differ(existing, options)
             ):
                 return existing
             raise Failure(messages.CUSTOM_TAKEN.format(custom=custom, url=url), 409) from None
@@ -147,7 +153,7 @@ def link_create(
     deduplicated = expires_at is None and max_visits is None and not password_hash
     existing = _existing_generated(owner_id, url) if deduplicated else None
     if existing:
-        return existing
+        return _same_options(existing, options)
     for _attempt in range(GENERATE_ATTEMPTS):
         code = ShortLink.generate_code()
         if code.lower() in RESERVED_CODES:
@@ -158,8 +164,19 @@ def link_create(
             # Either another request of this user won the race for this URL, or the code is taken.
             existing = _existing_generated(owner_id, url) if deduplicated else None
             if existing:
-                return existing
+                return _same_options(existing, options)
     raise Failure(messages.CODE_EXHAUSTED, 503)
+
+
+def _options_differ(link: ShortLink, options: dict[str, object]) -> bool:
+    return any(getattr(link, field) != value for field, value in options.items())
+
+
+def _same_options(existing: ShortLink, options: dict[str, object]) -> ShortLink:
+    """The user's link to the URL, if asking again with other rules or settings would not change it."""
+    if _options_differ(existing, options):
+        raise Failure(messages.LINK_OPTIONS_DIFFER.format(short=existing.code), 409)
+    return existing
 
 
 def link_delete(*, link: ShortLink) -> None:

@@ -18,6 +18,7 @@ import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
+from dataclasses import field as dataclass_field
 from datetime import datetime
 from typing import Any
 
@@ -38,8 +39,11 @@ from shortener.moderation.reports import link_disable
 from shortener.services.editing import clean_password_hash, clean_tags, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
+from shortener.services.options import OPTION_FIELDS, clean_options, non_default
 
-EXPORT_FIELDS = (
+# Issue 46's link options, exported after the older columns (an older 9-column CSV still imports).
+EXPORT_OPTIONS = OPTION_FIELDS
+LEGACY_EXPORT_FIELDS = (
     "url",
     "custom",
     "short",
@@ -49,8 +53,9 @@ EXPORT_FIELDS = (
     "max_visits",
     "tags",
     "password_hash",
-    "disabled",
 )
+# Then whether moderation disabled the link, then issue 46's options (an older 9-column CSV still imports).
+EXPORT_FIELDS = (*LEGACY_EXPORT_FIELDS, "disabled", *EXPORT_OPTIONS)
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -76,6 +81,8 @@ class ImportItem:
     password_hash: str = ""
     # Moderation: a link disabled where it was exported stays disabled here.
     disabled: bool = False
+    # Rules, forwarding, redirect status and preview, as form text (services/options.py reads them).
+    options: dict[str, str] = dataclass_field(default_factory=dict)
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
     # A line of another shortener's export (shortener/importers/): its name, date and visits.
@@ -97,6 +104,7 @@ EXPORT_COLUMNS = (
     "max_visits",
     "password_hash",
     "disabled_at",
+    *EXPORT_OPTIONS,
 )
 
 
@@ -141,14 +149,16 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
                 "custom": code if is_custom else "",
                 "short": short_prefix + code,
                 "counter": counter,
-                "created_at": int(created_at.timestamp()),
-                "expires_at": int(expires_at.timestamp()) if expires_at else None,
+                "created_at": int(created.timestamp()),
+                "expires_at": int(expires.timestamp()) if expires else None,
                 "max_visits": max_visits,
                 "tags": tags.get(pk, []),
                 "password_hash": hashed,
-                "disabled": disabled_at is not None,
+                "disabled": disabled is not None,
+                # Only what differs from Lstu's behaviour, as in the API's answers.
+                **non_default(dict(zip(EXPORT_OPTIONS, options, strict=True))),
             }
-            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, disabled_at in chunk
+            for pk, url, is_custom, code, counter, created, expires, max_visits, hashed, disabled, *options in chunk
         ]
         # One encoder call per chunk, less the list's brackets: the items and their ", ".
         yield separator + encode(rows)[1:-1].encode()
@@ -174,20 +184,37 @@ def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
                     neutralise(code) if is_custom else "",
                     short_prefix + code,
                     counter,
-                    int(created_at.timestamp()),
-                    int(expires_at.timestamp()) if expires_at else None,
+                    int(created.timestamp()),
+                    int(expires.timestamp()) if expires else None,
                     max_visits,
                     neutralise(" ".join(tags.get(pk, []))),
                     neutralise(hashed),
-                    1 if disabled_at is not None else 0,
+                    1 if disabled is not None else 0,
+                    *_option_cells(options),
                 )
-                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, disabled_at in chunk
+                for pk, url, is_custom, code, counter, created, expires, max_visits, hashed, disabled, *options in chunk
             ]
         )
         yield out.getvalue().encode()
         out.seek(0)
         out.truncate()
     yield out.getvalue().encode()
+
+
+def _option_cells(options: list) -> list:
+    """Rules as their JSON text, switches as 1/0, a status or "", preview texts neutralised."""
+    rules, forward_query, forward_path, redirect_status, *preview = options
+    return [
+        orjson.dumps(rules).decode() if rules else "",
+        int(forward_query),
+        int(forward_path),
+        redirect_status,
+        *map(neutralise, preview),
+    ]
+
+
+def _json_options(entry: dict) -> dict[str, str]:
+    return {name: _text(entry[name]) for name in EXPORT_OPTIONS if entry.get(name) is not None}
 
 
 def parse_import(data: bytes) -> list[ImportItem]:
@@ -255,6 +282,7 @@ def _json_items(text: str) -> Iterator[ImportItem]:
                 tags=" ".join(entry["tags"]) if _is_text_list(entry.get("tags")) else _text(entry.get("tags")),
                 password_hash=_text(entry.get("password_hash")),
                 disabled=entry.get("disabled") is True,
+                options=_json_options(entry),
             )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
@@ -290,15 +318,18 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
             # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
             # Its cells come back as they were before the export neutralised them; none of these
             # fields may start with a quote, so a CSV of another origin loses nothing by it.
-            # (Exports made before the `disabled` column have one column less.)
-            ours = len(row) in (len(EXPORT_FIELDS), len(EXPORT_FIELDS) - 1)
+            # (Exports made before the `disabled` and option columns have only the first nine.)
+            ours = len(row) in (len(LEGACY_EXPORT_FIELDS), len(EXPORT_FIELDS))
+            complete = len(row) == len(EXPORT_FIELDS)
+            options = row[len(LEGACY_EXPORT_FIELDS) + 1 :] if complete else []
             yield ImportItem(
                 reader.line_num,
                 url=restore(row[0]),
                 custom=restore(row[1]) if len(row) > 1 else "",
                 tags=restore(row[7]) if ours else "",
                 password_hash=restore(row[8]) if ours else "",
-                disabled=ours and len(row) > 9 and row[9].strip() == "1",
+                disabled=complete and row[len(LEGACY_EXPORT_FIELDS)].strip() == "1",
+                options={name: restore(cell) for name, cell in zip(EXPORT_OPTIONS, options, strict=False) if cell},
             )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None
@@ -347,6 +378,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
             expires_at=clean_expires_at(item.expires_at),
             max_visits=clean_max_visits(item.max_visits),
             password_hash=clean_password_hash(item.password_hash),
+            options=non_default(clean_options(item.options)),
         )
         if tags:
             set_tags(link, tags)

@@ -16,6 +16,7 @@ from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import wants_json
 from shortener.services.links import link_by_code
+from shortener.services.options import option_fields
 
 
 def short_url(request: HttpRequest, code: str) -> str:
@@ -76,6 +77,7 @@ def extra_fields(link: ShortLink) -> dict[str, object]:
         fields["disabled"] = True
     if link.imported_visits:
         fields["imported_visits"] = link.imported_visits
+    fields.update(option_fields(link))
     return fields
 
 

@@ -5,17 +5,20 @@ from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from common.bots import is_preview_bot_request
 from shortener import fastpath, messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.moderation.views import disabled_response
 from shortener.negotiation import endpoint, request_data, wants_json
+from shortener.previews import enqueue_preview_fetch, preview_page
 from shortener.responses import redirect_response, success
 from shortener.services.admin_mode import is_admin
 from shortener.services.anonymous import check_anonymous_shortening
 from shortener.services.editing import clean_password, clean_tags, password_hash, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
+from shortener.services.options import clean_options, non_default
 from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import (
     extra_fields,
@@ -72,6 +75,7 @@ def create(request: HttpRequest) -> HttpResponse:
         max_visits = clean_max_visits(data.get("max_visits", ""))
         tags = clean_tags(data.get("tags", ""))
         password = clean_password(data.get("password", ""))
+        options = non_default(clean_options(data))
         # Anonymous links belong to no one: only admin statistics list them.
         link = link_create(
             owner_id=request.user.pk,
@@ -80,9 +84,11 @@ def create(request: HttpRequest) -> HttpResponse:
             expires_at=expires_at,
             max_visits=max_visits,
             password_hash=password_hash(password),
+            options=options,
         )
         if tags:
             set_tags(link, tags)
+        enqueue_preview_fetch(link)
     except Failure as failure:
         if wants_json(request):
             raise
@@ -107,7 +113,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 @endpoint("GET", "HEAD", "POST", csrf=True)
-def follow(request: HttpRequest, code: str) -> HttpResponse:
+def follow(request: HttpRequest, code: str, extra_path: str = "") -> HttpResponse:
     """Follow a short link: the redirects that reach Django (the others never get here).
 
     A plain GET of a code already cached in this process is answered by the WSGI shortcut
@@ -122,10 +128,13 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
         message = messages.LINK_UNKNOWN
     elif link.is_deleted:
         message = messages.LINK_GONE
+    elif extra_path and not link.forward_path:
+        message = messages.LINK_UNKNOWN  # /<code>/more is only a path when the link forwards it
     else:
         message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
     if message:
-        raise Failure(message.format(short=short_url(request, code)), 404)
+        short = short_url(request, code) + (f"/{extra_path}" if extra_path else "")
+        raise Failure(message.format(short=short), 404)
     if link.disabled:
         return disabled_response(request, short_url(request, code))
     if link.protected:
@@ -134,7 +143,12 @@ def follow(request: HttpRequest, code: str) -> HttpResponse:
         raise Failure(messages.METHOD_NOT_ALLOWED, 405)  # only a protected link takes a form
     if wants_json(request):
         return success(url=link.url)
-    refused = fastpath.follow(link, request)
+    preview = link.preview is not None and is_preview_bot_request(request)
+    url, rule = fastpath.destination(link, request, extra_path)
+    refused = fastpath.follow(link, request, rule=rule)
     if refused:
         raise Failure(LIFETIME_OVER_MESSAGES[refused].format(short=short_url(request, code)), 404)
-    return redirect_response(link.url)
+    if preview:
+        # A chat or social app's robot: counted as a bot (above), shown the link's card.
+        return preview_page(request, link, url, short_url(request, code))
+    return redirect_response(url, link.redirect_status)

@@ -3,16 +3,19 @@
 from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from shortener import messages
 from shortener.errors import Failure
 from shortener.formats import has_json_body
-from shortener.models import ShortLink
+from shortener.models import REDIRECT_STATUSES, ShortLink
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
 from shortener.services.editing import link_update, tags_of
 from shortener.views.base import extra_fields, lifetime_fields, login_required_response, short_url
 from shortener.views.stats import owned_link
+
+FORWARD_FIELDS = ("forward_query", "forward_path")
 
 
 def _data(request: HttpRequest) -> dict[str, str]:
@@ -32,10 +35,18 @@ def _form_context(link: ShortLink, short: str, data: dict[str, str] | None = Non
         "expires_at": link.expires_at.strftime("%Y-%m-%dT%H:%M") if link.expires_at else "",
         "max_visits": link.max_visits or "",
         "tags": " ".join(tags_of(link)),
+        "forward_query": link.forward_query,
+        "forward_path": link.forward_path,
+        "redirect_status": str(link.redirect_status or ""),
+        "preview_title": link.preview_title,
+        "preview_description": link.preview_description,
+        "preview_image": link.preview_image,
     }
     if data:
-        values.update({key: data[key] for key in ("url", "expires_at", "max_visits", "tags") if key in data})
-    return {"link": link, "short": short, "values": values, "error": error}
+        values.update({key: data[key] for key in values if key in data and key not in FORWARD_FIELDS})
+        values.update({key: data[key] == "1" for key in FORWARD_FIELDS if key in data})
+    statuses = [("", _("Server default")), *((str(status), str(status)) for status in REDIRECT_STATUSES)]
+    return {"link": link, "short": short, "values": values, "error": error, "statuses": statuses}
 
 
 @endpoint("GET", "HEAD", "POST", "PATCH", csrf=True, token=True)

@@ -39,7 +39,8 @@ def password_gate(request: HttpRequest, link: fastpath.CachedLink, short: str, r
         return response
     if wants_json(request):
         return success(url=link.url)
-    refused = fastpath.follow(link, request, unlocked=True)
+    url, rule = fastpath.destination(link, request)
+    refused = fastpath.follow(link, request, unlocked=True, rule=rule)
     if refused:
         raise Failure(refused_messages[refused].format(short=short), 404)
-    return redirect_response(link.url)
+    return redirect_response(url, link.redirect_status)

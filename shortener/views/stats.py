@@ -39,6 +39,7 @@ from shortener.services.links import (
     links_page,
     live_links_total,
 )
+from shortener.services.options import rule_visits
 from shortener.services.tallies import owner_live_links, redirecting_links
 from shortener.tokens import has_token
 from shortener.views.base import (
@@ -254,6 +255,9 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
         **lifetime_fields(link),
         **extra_fields(link),
     }
+    if link.rules:
+        # Which rule sent how many of the range's unique visits, and how many none matched.
+        fields["rules"], fields["unmatched_visits"] = rule_visits(link, first, last)
     if wants_json(request):
         return success(**fields, **{"from": first.isoformat(), "to": last.isoformat()}, **breakdowns)
     can_change = request.user.is_authenticated and (link.owner_id == request.user.pk or is_admin(request))

@@ -14,8 +14,8 @@ from rest_framework import status
 from common.permissions import READ_ONLY_KEY
 from pastes import services as paste_services
 from pastes.attachments import attachment_add
-from pastes.comments import Comment
 from pastes.models import ApiKey as PastesKey
+from pastes.models import Comment
 from reports.models import ApiKey as ReportsKey
 from reports.models import Webhook
 from tests.pastes.attachment_fixtures import PDF_BYTES, use_filesystem_storage

@@ -15,8 +15,8 @@ from django.test import Client
 from django.utils import timezone
 
 from pastes import services as paste_services
-from pastes.comments import Comment
 from pastes.models import ApiKey as PastesApiKey
+from pastes.models import Comment
 from reports.models import ApiKey as ReportsApiKey
 from shortener.models import ApiKey as ShortenerApiKey
 from shortener.models import LinkReport
@@ -78,7 +78,13 @@ def objects(user, settings, tmp_path) -> dict[str, str]:
         "encrypted_files_paste": encrypted_files_paste(user),
         "attached_paste": paste_with_attachments(user, settings, tmp_path / "attachments"),
         "report": ReportFactory(owner=user).pk,
-        "link": ShortLinkFactory(owner=user, code="axe1").code,
+        # With a redirect rule and a preview, so that their pages show them (issue 46).
+        "link": ShortLinkFactory(
+            owner=user,
+            code="axe1",
+            rules=[{"when": {"device": "ios", "query": {"ref": None}}, "url": "https://apps.example/"}],
+            preview_title="A card",
+        ).code,
         "protected_link": ShortLinkFactory(owner=user, code="axe2", password_hash=make_password("axe")).code,
         "disabled_link": reported_and_disabled(user),
     }

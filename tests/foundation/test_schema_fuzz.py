@@ -25,7 +25,7 @@ from schemathesis.config import SchemathesisConfig
 
 from pastes import services as paste_services
 from pastes.attachments import attachment_add
-from pastes.comments import Comment
+from pastes.models import Comment
 from reports import tasks
 from reports.analysis import AnalysisResult
 from reports.audits import discovery

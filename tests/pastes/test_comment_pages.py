@@ -3,8 +3,7 @@
 import pytest
 from django.test import Client
 
-from pastes.comments import Comment
-from pastes.models import Paste
+from pastes.models import Comment, Paste
 from tests.pastes.factories import PasteFactory
 
 pytestmark = pytest.mark.django_db

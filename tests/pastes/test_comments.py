@@ -13,8 +13,7 @@ import pytest
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from django.utils import timezone
 
-from pastes.comments import COMMENT_MAX_CHARS, COMMENTS_PER_PASTE_MAX, Comment
-from pastes.models import Paste
+from pastes.models import COMMENT_MAX_CHARS, COMMENTS_PER_PASTE_MAX, Comment, Paste
 from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.e2e import decrypt, encrypt, snippet
 from tests.pastes.factories import PasteFactory

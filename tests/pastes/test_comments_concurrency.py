@@ -6,8 +6,7 @@ import itertools
 import pytest
 from rest_framework.test import APIClient
 
-from pastes.comments import COMMENTS_PER_PASTE_MAX, Comment
-from pastes.models import Paste
+from pastes.models import COMMENTS_PER_PASTE_MAX, Comment, Paste
 from tests.concurrency import run_concurrently
 from tests.pastes.factories import PasteFactory, issue_key
 

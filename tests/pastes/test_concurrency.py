@@ -4,8 +4,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from pastes.file_models import PasteRevision
-from pastes.models import Paste
+from pastes.models import Paste, PasteRevision
 from tests.concurrency import run_concurrently
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
 

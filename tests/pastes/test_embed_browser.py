@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from pastes.comments import Comment
+from pastes.models import Comment
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
 from tests.pastes.e2e import decrypt, encrypt
 from tests.pastes.factories import PasteFactory

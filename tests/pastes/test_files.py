@@ -10,9 +10,8 @@ from rest_framework import status
 
 from pastes import services
 from pastes.errors import PayloadTooLarge
-from pastes.file_models import PasteFile
 from pastes.files import MAX_FILES
-from pastes.models import Paste
+from pastes.models import Paste, PasteFile
 from tests.pastes.asserts import assert_pastes_error, quota_exceeded
 from tests.pastes.e2e import encrypt
 from tests.pastes.factories import PasteFactory, PasteProfileFactory

@@ -7,8 +7,7 @@ import zipfile
 import pytest
 
 from pastes.encryption import is_envelope
-from pastes.file_models import PasteFile, PasteRevision
-from pastes.models import Paste
+from pastes.models import Paste, PasteFile, PasteRevision
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow, sign_in
 from tests.pastes.e2e import decrypt
 

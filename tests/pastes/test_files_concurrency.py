@@ -3,9 +3,8 @@
 import pytest
 from rest_framework.test import APIClient
 
-from pastes.file_models import PasteFile, PasteRevision
 from pastes.files import owner_extra_chars
-from pastes.models import Paste
+from pastes.models import Paste, PasteFile, PasteRevision
 from tests.concurrency import run_concurrently
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
 

@@ -4,8 +4,7 @@ import pytest
 from django.test import Client
 
 from pastes import services
-from pastes.file_models import PasteFile, PasteRevision
-from pastes.models import Paste
+from pastes.models import Paste, PasteFile, PasteRevision
 from tests.pastes.test_pages import FORM, post, signed_in
 
 pytestmark = pytest.mark.django_db

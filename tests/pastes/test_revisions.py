@@ -3,8 +3,7 @@
 import pytest
 from rest_framework import status
 
-from pastes.file_models import PasteRevision
-from pastes.models import Paste
+from pastes.models import Paste, PasteRevision
 from tests.pastes.asserts import assert_pastes_error, quota_exceeded
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
 

@@ -219,8 +219,11 @@ def test_streamed_csv_export_is_the_old_answer_byte_for_byte(alice_client, user,
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=transfer.EXPORT_FIELDS, lineterminator="\n")
     writer.writeheader()
+    # The moderation and issue 46's option columns, at their defaults for these links.
+    defaults = {"rules": "", "forward_query": 0, "forward_path": 0, "redirect_status": ""}
     writer.writerows(
-        {**row, "tags": " ".join(row["tags"]), "disabled": int(row["disabled"])} for row in old_export_rows(user)
+        {**defaults, **row, "tags": " ".join(row["tags"]), "disabled": int(row["disabled"])}
+        for row in old_export_rows(user)
     )
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     assert response.getvalue() == out.getvalue().encode()
@@ -228,7 +231,10 @@ def test_streamed_csv_export_is_the_old_answer_byte_for_byte(alice_client, user,
 
 def test_an_empty_export_is_an_empty_list_and_a_header(bob_client, other_user):
     assert bob_client.get("/s/export").getvalue() == b"[]"
-    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash,disabled\n"
+    header = (
+        b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash,disabled,"
+        b"rules,forward_query,forward_path,redirect_status,preview_title,preview_description,preview_image\n"
+    )
     assert bob_client.get("/s/export.csv").getvalue() == header
 
 

@@ -89,8 +89,17 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
         "tags",
         "password_hash",
         "disabled",
+        # Issue 46's link options.
+        "rules",
+        "forward_query",
+        "forward_path",
+        "redirect_status",
+        "preview_title",
+        "preview_description",
+        "preview_image",
     ]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
+    assert rows[1][9:] == ["0", "", "0", "0", "", "", "", ""]  # not disabled; the options at their defaults
 
 
 def test_export_csv_neutralises_cells_a_spreadsheet_would_run_as_formulas(alice_client, user):
