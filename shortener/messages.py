@@ -24,6 +24,7 @@ ADMIN_UNAVAILABLE = "Admin mode is not available on this server."
 NOT_ADMIN = "You're not authenticated as the admin"
 ADMIN_NEEDS_SESSION = "Admin mode needs a logged-in session; an API token cannot enter it."
 
+DOMAIN_UNKNOWN = "{domain} is not a short domain of this instance (domains: {domains})."
 URL_MISSING = "The URL to shorten is missing."
 URL_INVALID = "{url} is not a valid URL."
 URL_TOO_LONG = "The URL to shorten is too long: {limit} characters at most."

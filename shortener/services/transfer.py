@@ -30,13 +30,27 @@ from django.utils import timezone
 from common import parsers
 from common.csv_safety import neutralise, restore
 from shortener import messages
+from shortener.domains import clean_domain
 from shortener.errors import Failure
 from shortener.models import LinkImport, LinkTag, ShortLink
 from shortener.services.editing import clean_password_hash, clean_tags, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
 from shortener.services.links import clean_custom, clean_url, link_create
 
-EXPORT_FIELDS = ("url", "custom", "short", "counter", "created_at", "expires_at", "max_visits", "tags", "password_hash")
+EXPORT_FIELDS = (
+    "url",
+    "custom",
+    "short",
+    "counter",
+    "created_at",
+    "expires_at",
+    "max_visits",
+    "tags",
+    "password_hash",
+    "domain",
+)
+# Our CSV export before links had a domain (issue 46): the same columns less the last.
+EXPORT_FIELDS_WITHOUT_DOMAIN = len(EXPORT_FIELDS) - 1
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -49,6 +63,7 @@ class LineResult:
     status: str  # created, existing, claimed or refused
     short_code: str = ""
     msg: str = ""
+    domain: str = ""
 
 
 @dataclass
@@ -60,6 +75,7 @@ class ImportItem:
     max_visits: str = ""
     tags: str = ""
     password_hash: str = ""
+    domain: str = ""  # a host of SHORTENER_DOMAINS; empty: the default domain
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
 
@@ -76,6 +92,7 @@ EXPORT_COLUMNS = (
     "expires_at",
     "max_visits",
     "password_hash",
+    "domain",
 )
 
 
@@ -103,12 +120,14 @@ def _link_chunks(user_id: int) -> Iterator[tuple[tuple[tuple, ...], dict[int, st
 # Each chunk is converted by one comprehension and written by one call into the json or csv
 # module's C loop: per-row Python calls (a generator's next(), DictWriter's per-row dict to
 # list) were most of the CSV export's time (28,000 links/s at 10⁶; docs/scale.md).
-# `short_prefix` is the short URL less its code (the code is the last path segment and needs
-# no quoting), so that building 10^6 short URLs costs a string concatenation each. The password
+# `short_prefixes` gives each domain's short URL less its code (the code is the last path segment
+# and needs no quoting), so that building 10^6 short URLs costs a string concatenation each. A
+# link's `domain` is exported empty for the default domain, so that it lands on the default
+# domain of the instance it is imported into. The password
 # is exported as its hash, never in clear: an import elsewhere protects the link the same way.
 
 
-def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
+def export_json(user_id: int, short_prefixes: dict[str, str]) -> Iterator[bytes]:
     """The bytes of JsonResponse(list of the user's export rows, safe=False), written a chunk at a time."""
     encode = DjangoJSONEncoder().encode
     separator = b""
@@ -118,15 +137,16 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
             {
                 "url": url,
                 "custom": code if is_custom else "",
-                "short": short_prefix + code,
+                "short": short_prefixes[domain] + code,
                 "counter": counter,
                 "created_at": int(created_at.timestamp()),
                 "expires_at": int(expires_at.timestamp()) if expires_at else None,
                 "max_visits": max_visits,
                 "tags": tags.get(pk, []),
                 "password_hash": hashed,
+                "domain": domain,
             }
-            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
+            for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, domain in chunk
         ]
         # One encoder call per chunk, less the list's brackets: the items and their ", ".
         yield separator + encode(rows)[1:-1].encode()
@@ -134,7 +154,7 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
     yield b"]"
 
 
-def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
+def export_csv(user_id: int, short_prefixes: dict[str, str]) -> Iterator[bytes]:
     """A header row then one row per link (the columns of EXPORT_FIELDS), written a chunk at a time.
 
     Its text cells are neutralised for spreadsheets (a code or tag may start with "-"); the short URL
@@ -150,15 +170,16 @@ def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
                 (
                     neutralise(url),
                     neutralise(code) if is_custom else "",
-                    short_prefix + code,
+                    short_prefixes[domain] + code,
                     counter,
                     int(created_at.timestamp()),
                     int(expires_at.timestamp()) if expires_at else None,
                     max_visits,
                     neutralise(" ".join(tags.get(pk, []))),
                     neutralise(hashed),
+                    domain,
                 )
-                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed in chunk
+                for pk, url, is_custom, code, counter, created_at, expires_at, max_visits, hashed, domain in chunk
             ]
         )
         yield out.getvalue().encode()
@@ -215,6 +236,7 @@ def _json_items(text: str) -> Iterator[ImportItem]:
                 max_visits=_text(entry.get("max_visits")),
                 tags=" ".join(entry["tags"]) if _is_text_list(entry.get("tags")) else _text(entry.get("tags")),
                 password_hash=_text(entry.get("password_hash")),
+                domain=_text(entry.get("domain")),
             )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
@@ -250,13 +272,14 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
             # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
             # Its cells come back as they were before the export neutralised them; none of these
             # fields may start with a quote, so a CSV of another origin loses nothing by it.
-            ours = len(row) == len(EXPORT_FIELDS)
+            ours = len(row) in (len(EXPORT_FIELDS), EXPORT_FIELDS_WITHOUT_DOMAIN)
             yield ImportItem(
                 reader.line_num,
                 url=restore(row[0]),
                 custom=restore(row[1]) if len(row) > 1 else "",
                 tags=restore(row[7]) if ours else "",
                 password_hash=restore(row[8]) if ours else "",
+                domain=row[9] if len(row) == len(EXPORT_FIELDS) else "",
             )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None
@@ -266,14 +289,15 @@ def _claim(user_id: int, code: str) -> LineResult | str:
     """Take over an ownerless live link by its code (an Lstu export entry); a str is the refusal."""
     try:
         with transaction.atomic():
-            taken = ShortLink.objects.filter(code=code, owner__isnull=True, deleted_at__isnull=True).update(
+            # lstu_export.json names codes only: those of the default domain, as Lstu has one.
+            taken = ShortLink.objects.filter(domain="", code=code, owner__isnull=True, deleted_at__isnull=True).update(
                 owner_id=user_id
             )
     except IntegrityError:  # the user already has a generated link to that URL
         return messages.IMPORT_CLAIM_DUPLICATE.format(code=code)
     if taken:
         return LineResult(0, "claimed", short_code=code)
-    link = ShortLink.objects.filter(code=code).first()
+    link = ShortLink.objects.filter(domain="", code=code).first()
     if link is None:
         return messages.IMPORT_CODE_UNKNOWN.format(code=code)
     if link.is_deleted:
@@ -298,6 +322,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
         link = link_create(
             owner_id=user_id,
             url=url,
+            domain=clean_domain(item.domain),
             custom=clean_custom(item.custom, url=url),
             expires_at=clean_expires_at(item.expires_at),
             max_visits=clean_max_visits(item.max_visits),
@@ -308,7 +333,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
     except Failure as failure:
         return LineResult(item.line, "refused", msg=failure.msg)
     status = "created" if link.created_at >= started_at else "existing"
-    return LineResult(item.line, status, short_code=link.code)
+    return LineResult(item.line, status, short_code=link.code, domain=link.domain)
 
 
 def import_start(*, user_id: int, key: str, total: int) -> LinkImport | None:
@@ -363,7 +388,7 @@ def import_progress(*, user_id: int, key: str) -> dict[str, Any] | None:
 
 def result_dict(result: LineResult, short: str) -> dict[str, Any]:
     data = asdict(result)
-    del data["short_code"]
+    del data["short_code"], data["domain"]
     if short:
         data["short"] = short
     if not data["msg"]:

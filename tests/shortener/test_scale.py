@@ -184,6 +184,7 @@ def old_export_rows(owner) -> list[dict]:
             "max_visits": link.max_visits,
             "tags": sorted(tag.name for tag in link.tags.all()),
             "password_hash": link.password_hash,
+            "domain": link.domain,
         }
         for link in links
     ]
@@ -225,7 +226,7 @@ def test_streamed_csv_export_is_the_old_answer_byte_for_byte(alice_client, user,
 
 def test_an_empty_export_is_an_empty_list_and_a_header(bob_client, other_user):
     assert bob_client.get("/s/export").getvalue() == b"[]"
-    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash\n"
+    header = b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash,domain\n"
     assert bob_client.get("/s/export.csv").getvalue() == header
 
 

@@ -53,6 +53,7 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "max_visits": None,
             "tags": [],
             "password_hash": "",
+            "domain": "",
         },
         {
             "url": "https://b.example/",
@@ -64,6 +65,7 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "max_visits": None,
             "tags": [],
             "password_hash": "",
+            "domain": "",
         },
     ]
 
@@ -86,6 +88,7 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
         "max_visits",
         "tags",
         "password_hash",
+        "domain",
     ]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
 
