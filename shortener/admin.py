@@ -1,3 +1,4 @@
+from django import forms
 from django.contrib import admin
 from django.core.paginator import Page
 from django.db.models import F, QuerySet
@@ -6,7 +7,8 @@ from django.db.models.fields.tuple_lookups import Tuple, TupleLessThanOrEqual
 from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
-from shortener.models import ApiKey, ShortLink
+from shortener import domains
+from shortener.models import ApiKey, ShortDomain, ShortLink
 from shortener.services.tallies import NEWEST, all_links, created_key_at
 
 admin.site.register(ApiKey, ApiKeyAdmin)
@@ -51,6 +53,7 @@ def _order_of(queryset: QuerySet) -> tuple:
 class ShortLinkAdmin(admin.ModelAdmin):
     list_display = (
         "code",
+        "domain",
         "url",
         "owner",
         "counter",
@@ -60,7 +63,7 @@ class ShortLinkAdmin(admin.ModelAdmin):
         "expires_at",
         "max_visits",
     )
-    list_filter = ("is_custom", ("deleted_at", admin.EmptyFieldListFilter))
+    list_filter = ("is_custom", ("deleted_at", admin.EmptyFieldListFilter), "domain")
     list_select_related = ("owner",)
     search_fields = ("code", "url", "owner__username")
     raw_id_fields = ("owner",)
@@ -80,3 +83,23 @@ class ShortLinkAdmin(admin.ModelAdmin):
         # to; sorted otherwise, a page in the second half is read backwards from the index's end.
         paginator = NewestLinksPaginator if _order_of(queryset) == NEWEST else KeptCountPaginator
         return paginator(queryset, per_page, orphans, allow_empty_first_page, kept_total=all_links())
+
+
+class ShortDomainForm(forms.ModelForm):
+    """The domain is one of SHORTENER_DOMAINS (stored as links store it: "" for the default)."""
+
+    domain = forms.TypedChoiceField(choices=())
+
+    class Meta:
+        model = ShortDomain
+        fields = ("domain", "root_redirect", "not_found_redirect")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["domain"].choices = [(domains.key_of_host(host), host) for host in domains.configured()]
+
+
+@admin.register(ShortDomain)
+class ShortDomainAdmin(admin.ModelAdmin):
+    form = ShortDomainForm
+    list_display = ("__str__", "root_redirect", "not_found_redirect")

@@ -24,6 +24,8 @@ ADMIN_UNAVAILABLE = "Admin mode is not available on this server."
 NOT_ADMIN = "You're not authenticated as the admin"
 ADMIN_NEEDS_SESSION = "Admin mode needs a logged-in session; an API token cannot enter it."
 
+DOMAIN_MISSING = "The domain field is required."
+DOMAIN_SAVED = "The redirects of {domain} are saved."
 DOMAIN_UNKNOWN = "{domain} is not a short domain of this instance (domains: {domains})."
 URL_MISSING = "The URL to shorten is missing."
 URL_INVALID = "{url} is not a valid URL."

@@ -30,7 +30,7 @@ from shortener.services.tallies import generated_codes
 # Route names and words users could mistake for pages; compared case-insensitively.
 RESERVED_CODES = frozenset(
     {"a", "d", "stats", "login", "logout", "logged-out", "api", "admin", "static", "media", "cookie", "fullstats"}
-    | {"tokens", "export", "import"}
+    | {"tokens", "export", "import", "domains"}
 )
 # What a code may look like, generated or custom: the URL converter and the fast path match it too.
 CODE_RE = re.compile(rf"[A-Za-z0-9_-]{{1,{CODE_MAX_LENGTH}}}")
