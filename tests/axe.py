@@ -13,9 +13,10 @@ AXE_VERSION = "4.14.1"
 AXE_SCRIPT = Path(__file__).parent / "fixtures" / "axe" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 
-# Every page of the site, as (path, who): "anonymous" or "signed-in" (as alice). A path may name
-# objects the sweep makes: {paste}, {encrypted_paste}, {protected_paste}, {burning_paste},
-# {report}, {link}, {protected_link} (tests/foundation/test_axe_browser.py::objects).
+# Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin-mode" (alice
+# in C's admin mode). A path may name objects the sweep makes: {paste}, {encrypted_paste},
+# {protected_paste}, {burning_paste}, {report}, {link}, {protected_link}
+# (tests/foundation/test_axe_browser.py::objects).
 PAGES: list[tuple[str, str]] = [
     ("/", "anonymous"),
     ("/", "signed-in"),
@@ -47,6 +48,7 @@ PAGES: list[tuple[str, str]] = [
     ("/s/edit/{link}", "signed-in"),
     ("/s/delete/{link}", "signed-in"),
     ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
+    ("/s/domains", "admin-mode"),  # with two domains' forms: tests/shortener/test_domains_browser.py
     # The account area (allauth's pages in the site's layout); sign-up is open during the sweep.
     ("/accounts/login/", "anonymous"),
     ("/accounts/signup/", "anonymous"),
