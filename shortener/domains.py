@@ -10,6 +10,7 @@ the domain named by a `domain` parameter (query or form).
 """
 
 from django.conf import settings
+from django.core.signals import setting_changed
 from django.http import HttpRequest
 from django.urls import reverse
 
@@ -22,18 +23,37 @@ DEFAULT = ""
 
 
 def configured() -> list[str]:
-    """The short domains' hosts, the default first (read each time: tests change the settings)."""
+    """The short domains' hosts, the default first."""
     if settings.SHORTENER_DOMAINS:
         return settings.SHORTENER_DOMAINS
     return [settings.SHORTENER_HOST] if settings.SHORTENER_HOST else []
 
 
+# host → stored domain, made once from the settings (and again after a change: tests), because the
+# redirect's shortcut asks for every visit.
+_host_keys: dict[str, str] | None = None
+
+
+def host_keys() -> dict[str, str]:
+    """Each short domain's host (lower case, no port) → its stored domain; empty without short domains."""
+    global _host_keys
+    if _host_keys is None:
+        hosts = configured()
+        _host_keys = {host: DEFAULT if number == 0 else host for number, host in enumerate(hosts)}
+    return _host_keys
+
+
+def _forget_hosts(**kwargs: object) -> None:
+    global _host_keys
+    _host_keys = None
+
+
+setting_changed.connect(_forget_hosts, dispatch_uid="shortener-domains-hosts")
+
+
 def key_of_host(host: str) -> str | None:
     """The stored domain of a request's host name (lower case, no port), or None if it serves no domain."""
-    domains = configured()
-    if host not in domains:
-        return None
-    return DEFAULT if host == domains[0] else host
+    return host_keys().get(host)
 
 
 def host_of(domain: str) -> str:

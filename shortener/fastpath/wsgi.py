@@ -34,7 +34,7 @@ from django.middleware.security import SecurityMiddleware
 from django.utils.encoding import iri_to_uri
 
 from shortener import fastpath
-from shortener.domains import DEFAULT, key_of_host
+from shortener.domains import DEFAULT, host_keys
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import local_links
 from shortener.formats import wants_json
@@ -150,7 +150,8 @@ def short_code(request: HttpRequest) -> tuple[str, str] | None:
     """
     host = validated_host(request)
     path = request.path_info
-    domain = key_of_host(host.split(":", 1)[0].lower())
+    hosts = host_keys()
+    domain = hosts.get(host.split(":", 1)[0].lower()) if hosts else None
     if domain is not None:
         code = path[1:]
     elif (prefix := settings.SHORTENER_PREFIX) and path.startswith(f"/{prefix}/"):
