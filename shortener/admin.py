@@ -53,7 +53,6 @@ def _order_of(queryset: QuerySet) -> tuple:
 class ShortLinkAdmin(admin.ModelAdmin):
     list_display = (
         "code",
-        "domain",
         "url",
         "owner",
         "counter",
@@ -62,6 +61,7 @@ class ShortLinkAdmin(admin.ModelAdmin):
         "deleted_at",
         "expires_at",
         "max_visits",
+        "domain",  # last: the changelist's sort parameters (o=…) number the columns
     )
     list_filter = ("is_custom", ("deleted_at", admin.EmptyFieldListFilter), "domain")
     list_select_related = ("owner",)
