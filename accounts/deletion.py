@@ -60,17 +60,17 @@ def holdings(user: AbstractBaseUser) -> Holdings:
     )
 
 
-def _forget_links(codes: list[str]) -> None:
+def _forget_links(codes: list[tuple[str, str]]) -> None:
     # In slices: one Redis command per 1,000 codes rather than one of 10⁵ keys.
     for start in range(0, len(codes), 1000):
-        link_cache.cache.delete_many([link_cache._cache_key(code) for code in codes[start : start + 1000]])
+        link_cache.cache.delete_many([link_cache._cache_key(*key) for key in codes[start : start + 1000]])
     link_cache.local_links.clear()
 
 
-def _delete_links(user: AbstractBaseUser) -> list[str]:
-    """Delete the user's short links and every row that hangs on them; their codes."""
+def _delete_links(user: AbstractBaseUser) -> list[tuple[str, str]]:
+    """Delete the user's short links and every row that hangs on them; their (domain, code) pairs."""
     links = ShortLink.objects.filter(owner=user)
-    codes = list(links.values_list("code", flat=True))
+    codes = list(links.values_list("domain", "code"))
     if not codes:
         return codes
     # Whatever points at a link (visits, per-day counts, tags, breakdowns, and any relation added

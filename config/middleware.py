@@ -1,11 +1,12 @@
 from collections.abc import Callable
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+
+from shortener.domains import key_of_host
 
 
 class ShortenerHostMiddleware:
-    """Serve only the shortener, at the root, to requests for SHORTENER_HOST.
+    """Serve only the shortener, at the root, to requests for a host of SHORTENER_DOMAINS (or SHORTENER_HOST).
 
     `https://sho.rt/abc123` then resolves like `https://example.com/s/abc123`, and the
     rest of the site (admin, APIs) is absent on that host.
@@ -17,7 +18,6 @@ class ShortenerHostMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        host = settings.SHORTENER_HOST
-        if host and request.get_host().split(":", 1)[0].lower() == host:
+        if key_of_host(request.get_host().split(":", 1)[0].lower()) is not None:
             request.urlconf = self.urlconf
         return self.get_response(request)

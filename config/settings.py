@@ -624,8 +624,12 @@ else:
 
 SHORTENER_PREFIX = env_str("SHORTENER_PREFIX", "s").strip("/")
 SHORTENER_HOST = env_str("SHORTENER_HOST").lower()
-if SHORTENER_HOST and SHORTENER_HOST not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
-    ALLOWED_HOSTS.append(SHORTENER_HOST)
+# Hosts that serve the shortener alone, at their root; the first is the default domain of links
+# (shortener/domains.py). Without it, SHORTENER_HOST (if set) is the only one.
+SHORTENER_DOMAINS = [host.lower() for host in env_list("SHORTENER_DOMAINS")]
+for _host in SHORTENER_DOMAINS or ([SHORTENER_HOST] if SHORTENER_HOST else []):
+    if _host not in ALLOWED_HOSTS and "*" not in ALLOWED_HOSTS:
+        ALLOWED_HOSTS.append(_host)
 SHORTENER_ADMINPWD = env_secret("SHORTENER_ADMINPWD")
 SHORTENER_HASHED_ADMINPWD = env_secret("SHORTENER_HASHED_ADMINPWD")
 # 302 by default so that browsers come back and visits keep being counted.

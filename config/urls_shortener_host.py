@@ -1,4 +1,4 @@
-"""URLs for requests on SHORTENER_HOST: the shortener alone, at the root."""
+"""URLs for requests on a short domain (SHORTENER_DOMAINS, or SHORTENER_HOST): the shortener alone, at the root."""
 
 from django.urls import include, path
 

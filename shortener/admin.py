@@ -7,8 +7,9 @@ from django.db.models.fields.tuple_lookups import Tuple, TupleLessThanOrEqual
 from common.admin import ApiKeyAdmin
 from common.estimated_count import EstimatedCountPaginator
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
+from shortener import domains
 from shortener.errors import Failure
-from shortener.models import ApiKey, ShortLink
+from shortener.models import ApiKey, ShortDomain, ShortLink
 from shortener.moderation import admin as moderation_admin  # noqa: F401  (registers the queue)
 from shortener.rules import clean_rules
 from shortener.services.tallies import NEWEST, all_links, created_key_at
@@ -74,8 +75,9 @@ class ShortLinkAdmin(admin.ModelAdmin):
         "deleted_at",
         "expires_at",
         "max_visits",
+        "domain",  # last: the changelist's sort parameters (o=…) number the columns
     )
-    list_filter = ("is_custom", ("deleted_at", admin.EmptyFieldListFilter))
+    list_filter = ("is_custom", ("deleted_at", admin.EmptyFieldListFilter), "domain")
     list_select_related = ("owner",)
     search_fields = ("code", "url", "owner__username")
     raw_id_fields = ("owner",)
@@ -95,3 +97,23 @@ class ShortLinkAdmin(admin.ModelAdmin):
         # to; sorted otherwise, a page in the second half is read backwards from the index's end.
         paginator = NewestLinksPaginator if _order_of(queryset) == NEWEST else KeptCountPaginator
         return paginator(queryset, per_page, orphans, allow_empty_first_page, kept_total=all_links())
+
+
+class ShortDomainForm(forms.ModelForm):
+    """The domain is one of SHORTENER_DOMAINS (stored as links store it: "" for the default)."""
+
+    domain = forms.TypedChoiceField(choices=())
+
+    class Meta:
+        model = ShortDomain
+        fields = ("domain", "root_redirect", "not_found_redirect")
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["domain"].choices = [(domains.key_of_host(host), host) for host in domains.configured()]
+
+
+@admin.register(ShortDomain)
+class ShortDomainAdmin(admin.ModelAdmin):
+    form = ShortDomainForm
+    list_display = ("__str__", "root_redirect", "not_found_redirect")

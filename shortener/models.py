@@ -30,7 +30,21 @@ PREVIEW_TITLE_MAX = 300
 PREVIEW_DESCRIPTION_MAX = 1000
 
 
+# A host name (RFC 1035: at most 253 characters).
+DOMAIN_MAX_LENGTH = 253
+
+
 class ShortLink(models.Model):
+    # "" is the default domain: the first of SHORTENER_DOMAINS (or SHORTENER_HOST), else the main
+    # host's /<prefix>/. Stored empty rather than by name so that Lstu's one-domain instances, and
+    # a renamed default domain, need no rewrite of every link (shortener/domains.py).
+    domain = models.CharField(
+        max_length=DOMAIN_MAX_LENGTH,
+        blank=True,
+        default="",
+        db_default="",
+        help_text="Host of the short URL; empty: the default domain (the first of SHORTENER_DOMAINS).",
+    )
     code = models.CharField(max_length=CODE_MAX_LENGTH, help_text="Final path segment of the short URL.")
     url = models.URLField(max_length=URL_MAX_LENGTH, help_text="Target URL.")
     # Lets the "same user, same URL" lookup use an index whatever the URL's length.
@@ -77,11 +91,12 @@ class ShortLink(models.Model):
         verbose_name = "short link"
         verbose_name_plural = "short links"
         constraints = [
-            models.UniqueConstraint(fields=["code"], name="shortener_shortlink_code_uniq"),
-            # One generated code per user and URL: a second request gets the first code back.
+            # The same code may exist on two domains (migration 0016 built this index concurrently).
+            models.UniqueConstraint(fields=["domain", "code"], name="shortener_shortlink_domain_code_uniq"),
+            # One generated code per user, domain and URL: a second request gets the first code back.
             # Links with a lifetime or a password are each their own, so they are left out.
             models.UniqueConstraint(
-                fields=["owner", "url_digest"],
+                fields=["owner", "domain", "url_digest"],
                 condition=Q(
                     is_custom=False,
                     deleted_at__isnull=True,
@@ -89,7 +104,7 @@ class ShortLink(models.Model):
                     max_visits__isnull=True,
                     password_hash="",
                 ),
-                name="shortener_shortlink_owner_url_uniq",
+                name="shortener_shortlink_owner_domain_url_uniq",
             ),
             models.CheckConstraint(condition=~Q(code=""), name="shortener_shortlink_code_not_empty"),
             models.CheckConstraint(
@@ -132,7 +147,7 @@ class ShortLink(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.code} ---> {self.url}"
+        return f"{self.domain}/{self.code} ---> {self.url}" if self.domain else f"{self.code} ---> {self.url}"
 
     def save(self, *args, **kwargs) -> None:
         self.url_digest = self.digest(self.url)
@@ -151,7 +166,9 @@ class ShortLink(models.Model):
             and not self.has_lifetime
             and not self.password_hash
             and self.owner_id is not None
-            and ShortLink.objects.filter(owner_id=self.owner_id, url_digest=self.url_digest, **DEDUPLICATED_LINKS)
+            and ShortLink.objects.filter(
+                owner_id=self.owner_id, domain=self.domain, url_digest=self.url_digest, **DEDUPLICATED_LINKS
+            )
             .exclude(pk=self.pk)
             .exists()
         )
@@ -479,3 +496,33 @@ class ReportedLink(ShortLink):
         proxy = True
         verbose_name = "reported link"
         verbose_name_plural = "reported links (moderation queue)"
+
+
+class ShortDomain(models.Model):
+    """What one short domain answers besides its links: its root, and codes it does not know.
+
+    Which domains exist is SHORTENER_DOMAINS (the environment); this row only holds what admins
+    set for one of them (admin mode's /domains page or the Django admin). `domain` is stored as a
+    link's: "" for the default domain.
+    """
+
+    domain = models.CharField(max_length=DOMAIN_MAX_LENGTH, blank=True, default="")
+    root_redirect = models.URLField(
+        max_length=URL_MAX_LENGTH,
+        blank=True,
+        help_text="Where GET / on this host sends browsers; empty: the main page.",
+    )
+    not_found_redirect = models.URLField(
+        max_length=URL_MAX_LENGTH,
+        blank=True,
+        help_text="Where browsers asking for an unknown, deleted or expired code on this host go; empty: the 404 page.",
+    )
+
+    class Meta:
+        verbose_name = "short domain"
+        constraints = [
+            models.UniqueConstraint(fields=["domain"], name="shortener_shortdomain_domain_uniq"),
+        ]
+
+    def __str__(self) -> str:
+        return self.domain or "(default domain)"

@@ -2,7 +2,7 @@ from django.urls import path, register_converter
 
 from shortener.moderation import views as moderation
 from shortener.services.links import CODE_RE
-from shortener.views import auth, link_rules, links, manage, qr, stats, tokens, transfer
+from shortener.views import auth, domains, link_rules, links, manage, qr, stats, tokens, transfer
 
 
 class CodeConverter:
@@ -41,6 +41,7 @@ urlpatterns = [
     path("export.csv", transfer.export, CSV_SUFFIX),
     path("import", transfer.import_links, name="import"),
     path("import/<slug:key>", transfer.import_status, name="import-status"),
+    path("domains", domains.domain_redirects, name="domains"),
     path("tokens", tokens.token_create, name="token-create"),
     path("tokens/<int:pk>/revoke", tokens.token_revoke, name="token-revoke"),
     path("edit/<shortcode:code>", manage.edit, name="edit"),

@@ -13,8 +13,8 @@ AXE_VERSION = "4.14.1"
 AXE_SCRIPT = Path(__file__).parent / "fixtures" / "axe" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 
-# Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin" (alice in
-# the shortener's admin mode). A path may name objects the sweep makes: {paste}, {encrypted_paste},
+# Every page of the site, as (path, who): "anonymous", "signed-in" (as alice) or "admin-mode" (alice
+# in C's admin mode). A path may name objects the sweep makes: {paste}, {encrypted_paste},
 # {protected_paste}, {burning_paste}, {discussed_paste}, {files_paste} (three files, edited),
 # {encrypted_files_paste}, {attached_paste}, {report}, {link}, {protected_link}, {disabled_link}
 # (tests/foundation/test_axe_browser.py::objects).
@@ -63,7 +63,8 @@ PAGES: list[tuple[str, str]] = [
     ("/s/{protected_link}", "anonymous"),  # the password page on the way (401)
     ("/s/report/{link}", "anonymous"),
     ("/s/{disabled_link}", "anonymous"),  # a link disabled by moderation (410)
-    ("/s/moderation", "admin"),  # signed in, then in C's admin mode
+    ("/s/moderation", "admin-mode"),
+    ("/s/domains", "admin-mode"),  # with two domains' forms: tests/shortener/test_domains_browser.py
     # The account area (allauth's pages in the site's layout); sign-up is open during the sweep.
     ("/accounts/login/", "anonymous"),
     ("/accounts/signup/", "anonymous"),

@@ -5,21 +5,26 @@ import time
 from django.conf import settings
 from django.test import Client
 
+from shortener.services.admin_mode import SESSION_KEY as ADMIN_MODE_KEY
+
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 
 
-def sign_in(context, live_server, user) -> None:
+def sign_in(context, live_server, user, *, shortener_admin_mode: bool = False) -> None:
     """Give the browser context a session of `user`, as if they had just signed in with their password.
 
     "Just": allauth's record of a password given moments ago, which its security pages (turning on
-    two-factor, adding a passkey, /accounts/2fa/…) ask for before they show.
+    two-factor, adding a passkey, /accounts/2fa/…) ask for before they show. `shortener_admin_mode`:
+    the session is in the shortener's admin mode too, as the admin password would have put it.
     """
     client = Client()
     client.force_login(user)
     session = client.session
     session["account_authentication_methods"] = [{"method": "password", "at": time.time(), "reauthenticated": True}]
     session["account_authentication_methods_user"] = str(user.pk)
+    if shortener_admin_mode:
+        session[ADMIN_MODE_KEY] = time.time() + 3600
     session.save()
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
     context.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": live_server.url}])

@@ -53,16 +53,16 @@ def start() -> None:
     visits.buffer.start()
 
 
-def resolve(code: str) -> CachedLink | None:
-    """The link behind `code` (deleted ones included), cached in this process after the first lookup.
+def resolve(domain: str, code: str) -> CachedLink | None:
+    """The link behind `code` on `domain` (deleted ones included), cached in this process after the first lookup.
 
     A link with max_visits is read from the database every time: its counter moves with every
     visit, in any process, and a copy would let it redirect past its limit.
     """
     start()
-    link = links.cached_link(code)
+    link = links.cached_link(domain, code)
     if link is not None and link.max_visits is not None:
-        link = links.cached_link(code, fresh=True)
+        link = links.cached_link(domain, code, fresh=True)
     return link
 
 

@@ -1,4 +1,4 @@
-"""The link cache: each process's code → link copies, preloaded at start and dropped on change.
+"""The link cache: each process's (domain, code) → link copies, preloaded at start and dropped on change.
 
 Three tiers, fastest first: this process's copies (`local_links`), then with REDIS_URL the
 shared cache (`CACHES["shortener"]`, a dummy without Redis), then one `SELECT`.
@@ -134,7 +134,8 @@ class LocalLinks:
     """
 
     def __init__(self) -> None:
-        self._entries: OrderedDict[str, tuple[CachedLink, float]] = OrderedDict()
+        # Keyed by (domain, code): the same code may be two links on two domains (shortener/domains.py).
+        self._entries: OrderedDict[tuple[str, str], tuple[CachedLink, float]] = OrderedDict()
         self._version: int | None = None
         # Counts clear()s, so that a preload started before a change does not bring back stale links.
         self._generation = 0
@@ -142,16 +143,16 @@ class LocalLinks:
         # False: start() starts no thread (fastpath.isolated(), for tests).
         self.background = True
 
-    def get(self, code: str) -> CachedLink | None:
+    def get(self, key: tuple[str, str]) -> CachedLink | None:
         now = time.monotonic()
-        entry = self._entries.get(code)
+        entry = self._entries.get(key)
         if entry is not None and entry[1] > now:
             return entry[0]
         return None
 
-    def put(self, code: str, link: CachedLink) -> None:
+    def put(self, key: tuple[str, str], link: CachedLink) -> None:
         expires = time.monotonic() + settings.SHORTENER_CACHE_SECONDS
-        bounded_set(self._entries, code, (link, expires), limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
+        bounded_set(self._entries, key, (link, expires), limit=settings.SHORTENER_CACHE_MAX_ENTRIES)
 
     def clear(self) -> None:
         self._generation += 1
@@ -203,37 +204,38 @@ class LocalLinks:
         expires = time.monotonic() + settings.SHORTENER_CACHE_SECONDS
         with connection.cursor() as cursor:
             cursor.execute(
-                f"SELECT code, id, url, false, {LINK_COLUMNS} FROM {LINK_TABLE} WHERE deleted_at IS NULL "
+                f"SELECT domain, code, id, url, false, {LINK_COLUMNS} FROM {LINK_TABLE} WHERE deleted_at IS NULL "
                 "ORDER BY counter DESC, created_at DESC LIMIT %s",
                 [limit],
             )
             rows = cursor.fetchall()
-        loaded = {code: (_row_link(*row), expires) for code, *row in rows}
+        loaded = {(domain, code): (_row_link(*row), expires) for domain, code, *row in rows}
         if generation != self._generation:
             return 0  # a link changed meanwhile; what was read may be stale
         if self._version is None:
             self._version = version
-        for code, entry in loaded.items():
-            self._entries.setdefault(code, entry)
+        for key, entry in loaded.items():
+            self._entries.setdefault(key, entry)
         return len(loaded)
 
 
 local_links = LocalLinks()
 
 
-def _cache_key(code: str) -> str:
+def _cache_key(domain: str, code: str) -> str:
     # v4: CachedLink gained `disabled`, rules, forwarding, status and preview (v3: `protected`; v2:
     # the lifetime fields); older pickled copies must not be read.
-    return f"shortener:code:v4:{code}"
+    # A domain is a host name (no "/"), and "" the default domain, whose keys have no domain part.
+    return f"shortener:code:v4:{domain}/{code}" if domain else f"shortener:code:v4:{code}"
 
 
-def _fetch(code: str) -> CachedLink | None:
+def _fetch(domain: str, code: str) -> CachedLink | None:
     # Plain SQL: on a cold cache this runs for every redirect, and the ORM's query
     # building would cost more than the database's answer.
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT id, url, deleted_at IS NOT NULL, {LINK_COLUMNS} FROM {LINK_TABLE} WHERE code = %s",
-            [code],
+            f"SELECT id, url, deleted_at IS NOT NULL, {LINK_COLUMNS} FROM {LINK_TABLE} WHERE domain = %s AND code = %s",
+            [domain, code],
         )
         row = cursor.fetchone()
     return None if row is None else _row_link(*row)
@@ -252,30 +254,31 @@ def lifetime_over(link: CachedLink) -> str | None:
     return None
 
 
-def cached_link(code: str, *, fresh: bool = False) -> CachedLink | None:
-    """The link behind `code` (deleted ones included), from this process, the shared cache or the database.
+def cached_link(domain: str, code: str, *, fresh: bool = False) -> CachedLink | None:
+    """The link behind `code` on `domain` (deleted ones included), from this process, the shared cache or the database.
 
     `fresh`: from the database, and cached again as read.
     """
-    found = None if fresh else local_links.get(code)
+    local_key = (domain, code)
+    found = None if fresh else local_links.get(local_key)
     if found is not None:
         return found
     # With Redis, another process's lookup saves this one the query (without it, a no-op).
-    key = _cache_key(code)
+    key = _cache_key(domain, code)
     found = None if fresh else cache.get(key)
     if found is None:
-        found = _fetch(code)
+        found = _fetch(domain, code)
         if found is None:
             # Unknown codes are not cached: a code created in another process must work at once.
             return None
         cache.set(key, found, timeout=settings.SHORTENER_CACHE_SECONDS)
-    local_links.put(code, found)
+    local_links.put(local_key, found)
     return found
 
 
 def forget_cached_link(sender: type[Model], instance: ShortLink, created: bool = False, **kwargs: object) -> None:
     """Signal receiver: any change or removal of a link (admin included) drops the cached lookups."""
-    cache.delete(_cache_key(instance.code))
+    cache.delete(_cache_key(instance.domain, instance.code))
     if created:
         return  # a new code was never cached
     # The code itself may have changed, so everything goes; changes are rare next to visits.

@@ -5,7 +5,7 @@ the redirect: Django's handler (request signals, connection checks), the session
 CSRF, auth, messages, clickjacking and CSP middleware, and URL resolution, which
 walks the reports and pastes patterns first. None of that matters to a redirect.
 
-So a plain `GET /<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) of a live link
+So a plain `GET /<prefix>/<code>` (or `/<code>` on a host of SHORTENER_DOMAINS) of a live link
 already in this process's lookup cache is answered here: the host is validated,
 SecurityMiddleware's redirect to HTTPS and its headers apply, the visit goes into the
 buffer, and a 302 (301) goes out without touching the database; with `?_format=json`
@@ -35,6 +35,7 @@ from django.utils.encoding import iri_to_uri
 
 from common.bots import is_preview_bot
 from shortener import fastpath
+from shortener.domains import DEFAULT, host_keys
 from shortener.fastpath.bounded import bounded_set
 from shortener.fastpath.links import local_links
 from shortener.formats import wants_json
@@ -144,24 +145,26 @@ def validated_host(request: HttpRequest) -> str:
     return host
 
 
-def short_code(request: HttpRequest) -> str | None:
-    """The code of a `/<prefix>/<code>` (or `/<code>` on SHORTENER_HOST) path, else None.
+def short_code(request: HttpRequest) -> tuple[str, str] | None:
+    """The (domain, code) of a `/<code>` path on a short domain's host or a `/<prefix>/<code>` path
+    (the default domain, shortener/domains.py), else None.
 
     Raises DisallowedHost for a host not in ALLOWED_HOSTS, as request.get_host() does.
     """
     host = validated_host(request)
     path = request.path_info
-    shortener_host, prefix = settings.SHORTENER_HOST, settings.SHORTENER_PREFIX
-    if shortener_host and host.split(":", 1)[0].lower() == shortener_host:
+    hosts = host_keys()
+    domain = hosts.get(host.split(":", 1)[0].lower()) if hosts else None
+    if domain is not None:
         code = path[1:]
-    elif prefix and path.startswith(f"/{prefix}/"):
-        code = path[len(prefix) + 2 :]
+    elif (prefix := settings.SHORTENER_PREFIX) and path.startswith(f"/{prefix}/"):
+        domain, code = DEFAULT, path[len(prefix) + 2 :]
     else:
         # Without a prefix the codes share the main host's paths with every other page.
         return None
     if not CODE_RE.fullmatch(code) or code.lower() in RESERVED_CODES:
         return None
-    return code
+    return domain, code
 
 
 def shortcut_answer(environ: dict, *, may_write: bool = False) -> Answer | None:
@@ -181,17 +184,17 @@ def shortcut_answer(environ: dict, *, may_write: bool = False) -> Answer | None:
     request = WSGIRequest(environ.copy())
     security = _security_middleware()
     try:
-        code = short_code(request)
+        key = short_code(request)
     except DisallowedHost:
         return None  # Django answers 400
-    if code is None:
+    if key is None:
         return None
     to_https = security.process_request(request)
     if to_https is not None:
         return encoded(to_https)
     fastpath.start()
     # This process's copies only: a miss goes to the view, which looks the code up and caches it.
-    link = local_links.get(code)
+    link = local_links.get(key)
     if link is None or link.is_deleted or link.disabled or fastpath.lifetime_over(link):
         return None  # the view answers 404 (410 when disabled) with the reason
     if link.protected:

@@ -1,6 +1,7 @@
 """Saving one foreign line: its code kept, a code taken here reported and never overwritten."""
 
 from shortener import messages
+from shortener.domains import DEFAULT
 from shortener.errors import Failure
 from shortener.models import DEDUPLICATED_LINKS, ShortLink
 from shortener.services.editing import clean_tags, set_tags
@@ -17,7 +18,7 @@ def import_one(user_id: int, entry) -> tuple[str, str, str]:
         url = clean_url(entry.url)
         code = clean_custom(entry.custom, url=url) if entry.custom else ""
         if code:
-            existing = ShortLink.objects.filter(code=code).first()
+            existing = ShortLink.objects.filter(domain=DEFAULT, code=code).first()  # imports go on the default domain
             if existing is not None:
                 if existing.owner_id == user_id and existing.url == url and not existing.is_deleted:
                     return "existing", code, ""

@@ -32,6 +32,7 @@ from django.utils import timezone
 from common import parsers
 from common.csv_safety import neutralise, restore
 from shortener import messages
+from shortener.domains import clean_domain
 from shortener.errors import Failure
 from shortener.importers import detect, saving
 from shortener.models import LinkImport, LinkTag, ShortLink
@@ -54,8 +55,8 @@ LEGACY_EXPORT_FIELDS = (
     "tags",
     "password_hash",
 )
-# Then whether moderation disabled the link, then issue 46's options (an older 9-column CSV still imports).
-EXPORT_FIELDS = (*LEGACY_EXPORT_FIELDS, "disabled", *EXPORT_OPTIONS)
+# Then whether moderation disabled the link, the options, and the link's domain (issue 46).
+EXPORT_FIELDS = (*LEGACY_EXPORT_FIELDS, "disabled", *EXPORT_OPTIONS, "domain")
 # The import page writes its progress this often (lines), not at every line.
 PROGRESS_EVERY = 50
 PROGRESS_KEY_RE = re.compile(r"[A-Za-z0-9-]{8,64}")
@@ -68,6 +69,7 @@ class LineResult:
     status: str  # created, existing, claimed or refused
     short_code: str = ""
     msg: str = ""
+    domain: str = ""
 
 
 @dataclass
@@ -83,6 +85,7 @@ class ImportItem:
     disabled: bool = False
     # Rules, forwarding, redirect status and preview, as form text (services/options.py reads them).
     options: dict[str, str] = dataclass_field(default_factory=dict)
+    domain: str = ""  # a host of SHORTENER_DOMAINS; empty: the default domain
     lstu_code: str = ""  # an entry of Lstu's lstu_export.json
     error: str = ""
     # A line of another shortener's export (shortener/importers/): its name, date and visits.
@@ -105,6 +108,7 @@ EXPORT_COLUMNS = (
     "password_hash",
     "disabled_at",
     *EXPORT_OPTIONS,
+    "domain",
 )
 
 
@@ -132,12 +136,14 @@ def _link_chunks(user_id: int) -> Iterator[tuple[tuple[tuple, ...], dict[int, st
 # Each chunk is converted by one comprehension and written by one call into the json or csv
 # module's C loop: per-row Python calls (a generator's next(), DictWriter's per-row dict to
 # list) were most of the CSV export's time (28,000 links/s at 10⁶; docs/scale.md).
-# `short_prefix` is the short URL less its code (the code is the last path segment and needs
-# no quoting), so that building 10^6 short URLs costs a string concatenation each. The password
+# `short_prefixes` gives each domain's short URL less its code (the code is the last path segment
+# and needs no quoting), so that building 10^6 short URLs costs a string concatenation each. A
+# link's `domain` is exported empty for the default domain, so that it lands on the default
+# domain of the instance it is imported into. The password
 # is exported as its hash, never in clear: an import elsewhere protects the link the same way.
 
 
-def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
+def export_json(user_id: int, short_prefixes: dict[str, str]) -> Iterator[bytes]:
     """The bytes of JsonResponse(list of the user's export rows, safe=False), written a chunk at a time."""
     encode = DjangoJSONEncoder().encode
     separator = b""
@@ -146,19 +152,20 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
         rows = [
             {
                 "url": url,
-                "custom": code if is_custom else "",
-                "short": short_prefix + code,
+                "custom": code if custom else "",
+                "short": short_prefixes[domain] + code,
                 "counter": counter,
                 "created_at": int(created.timestamp()),
                 "expires_at": int(expires.timestamp()) if expires else None,
-                "max_visits": max_visits,
+                "max_visits": limit,
                 "tags": tags.get(pk, []),
                 "password_hash": hashed,
                 "disabled": disabled is not None,
                 # Only what differs from Lstu's behaviour, as in the API's answers.
                 **non_default(dict(zip(EXPORT_OPTIONS, options, strict=True))),
+                "domain": domain,
             }
-            for pk, url, is_custom, code, counter, created, expires, max_visits, hashed, disabled, *options in chunk
+            for pk, url, custom, code, counter, created, expires, limit, hashed, disabled, *options, domain in chunk
         ]
         # One encoder call per chunk, less the list's brackets: the items and their ", ".
         yield separator + encode(rows)[1:-1].encode()
@@ -166,7 +173,7 @@ def export_json(user_id: int, short_prefix: str) -> Iterator[bytes]:
     yield b"]"
 
 
-def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
+def export_csv(user_id: int, short_prefixes: dict[str, str]) -> Iterator[bytes]:
     """A header row then one row per link (the columns of EXPORT_FIELDS), written a chunk at a time.
 
     Its text cells are neutralised for spreadsheets (a code or tag may start with "-"); the short URL
@@ -181,18 +188,19 @@ def export_csv(user_id: int, short_prefix: str) -> Iterator[bytes]:
             [
                 (
                     neutralise(url),
-                    neutralise(code) if is_custom else "",
-                    short_prefix + code,
+                    neutralise(code) if custom else "",
+                    short_prefixes[domain] + code,
                     counter,
                     int(created.timestamp()),
                     int(expires.timestamp()) if expires else None,
-                    max_visits,
+                    limit,
                     neutralise(" ".join(tags.get(pk, []))),
                     neutralise(hashed),
                     1 if disabled is not None else 0,
                     *_option_cells(options),
+                    domain,
                 )
-                for pk, url, is_custom, code, counter, created, expires, max_visits, hashed, disabled, *options in chunk
+                for pk, url, custom, code, counter, created, expires, limit, hashed, disabled, *options, domain in chunk
             ]
         )
         yield out.getvalue().encode()
@@ -283,6 +291,7 @@ def _json_items(text: str) -> Iterator[ImportItem]:
                 password_hash=_text(entry.get("password_hash")),
                 disabled=entry.get("disabled") is True,
                 options=_json_options(entry),
+                domain=_text(entry.get("domain")),
             )
         else:
             yield ImportItem(number, error=messages.IMPORT_NOT_A_LINK)
@@ -318,10 +327,10 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
             # Our own CSV export's further columns: expires_at, max_visits, tags, password_hash.
             # Its cells come back as they were before the export neutralised them; none of these
             # fields may start with a quote, so a CSV of another origin loses nothing by it.
-            # (Exports made before the `disabled` and option columns have only the first nine.)
+            # (Exports made before the `disabled`, option and domain columns have only the first nine.)
             ours = len(row) in (len(LEGACY_EXPORT_FIELDS), len(EXPORT_FIELDS))
             complete = len(row) == len(EXPORT_FIELDS)
-            options = row[len(LEGACY_EXPORT_FIELDS) + 1 :] if complete else []
+            options = row[len(LEGACY_EXPORT_FIELDS) + 1 : -1] if complete else []
             yield ImportItem(
                 reader.line_num,
                 url=restore(row[0]),
@@ -330,6 +339,7 @@ def _csv_items(text: str) -> Iterator[ImportItem]:
                 password_hash=restore(row[8]) if ours else "",
                 disabled=complete and row[len(LEGACY_EXPORT_FIELDS)].strip() == "1",
                 options={name: restore(cell) for name, cell in zip(EXPORT_OPTIONS, options, strict=False) if cell},
+                domain=row[-1] if complete else "",
             )
     except csv.Error:
         raise Failure(messages.IMPORT_UNREADABLE) from None
@@ -339,14 +349,15 @@ def _claim(user_id: int, code: str) -> LineResult | str:
     """Take over an ownerless live link by its code (an Lstu export entry); a str is the refusal."""
     try:
         with transaction.atomic():
-            taken = ShortLink.objects.filter(code=code, owner__isnull=True, deleted_at__isnull=True).update(
+            # lstu_export.json names codes only: those of the default domain, as Lstu has one.
+            taken = ShortLink.objects.filter(domain="", code=code, owner__isnull=True, deleted_at__isnull=True).update(
                 owner_id=user_id
             )
     except IntegrityError:  # the user already has a generated link to that URL
         return messages.IMPORT_CLAIM_DUPLICATE.format(code=code)
     if taken:
         return LineResult(0, "claimed", short_code=code)
-    link = ShortLink.objects.filter(code=code).first()
+    link = ShortLink.objects.filter(domain="", code=code).first()
     if link is None:
         return messages.IMPORT_CODE_UNKNOWN.format(code=code)
     if link.is_deleted:
@@ -374,6 +385,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
         link = link_create(
             owner_id=user_id,
             url=url,
+            domain=clean_domain(item.domain),
             custom=clean_custom(item.custom, url=url),
             expires_at=clean_expires_at(item.expires_at),
             max_visits=clean_max_visits(item.max_visits),
@@ -387,7 +399,7 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
     if item.disabled and link.created_at >= started_at:
         link_disable(link=link, reason="Disabled where it was exported from")
     status = "created" if link.created_at >= started_at else "existing"
-    return LineResult(item.line, status, short_code=link.code)
+    return LineResult(item.line, status, short_code=link.code, domain=link.domain)
 
 
 def import_start(*, user_id: int, key: str, total: int) -> LinkImport | None:
@@ -442,7 +454,7 @@ def import_progress(*, user_id: int, key: str) -> dict[str, Any] | None:
 
 def result_dict(result: LineResult, short: str) -> dict[str, Any]:
     data = asdict(result)
-    del data["short_code"]
+    del data["short_code"], data["domain"]
     if short:
         data["short"] = short
     if not data["msg"]:

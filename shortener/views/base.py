@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
 
 from common.sign_in import followable, sign_in_redirect
-from shortener import messages
+from shortener import domains, messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.negotiation import wants_json
@@ -19,9 +19,9 @@ from shortener.services.links import link_by_code
 from shortener.services.options import option_fields
 
 
-def short_url(request: HttpRequest, code: str) -> str:
-    """The full short URL, right under /<prefix>/ as well as at the root of SHORTENER_HOST."""
-    return request.build_absolute_uri(reverse("shortener:redirect", args=[code]))
+def short_url(request: HttpRequest, code: str, domain: str | None = None) -> str:
+    """The full short URL of `code` on `domain` (None: the domain the request addresses; shortener/domains.py)."""
+    return domains.short_url(request, code, domain)
 
 
 @lru_cache(maxsize=2048)
@@ -55,7 +55,7 @@ def lifetime_fields(link: ShortLink) -> dict[str, int]:
 
 def live_link(request: HttpRequest, code: str) -> ShortLink:
     """The link behind `code`, or a 404 Failure when it is unknown or deleted (an expired one is kept)."""
-    link = link_by_code(code)
+    link = link_by_code(code, domains.request_domain(request))
     if link is None or link.is_deleted:
         message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
         raise Failure(message.format(short=short_url(request, code)), 404)
@@ -63,9 +63,8 @@ def live_link(request: HttpRequest, code: str) -> ShortLink:
 
 
 def extra_fields(link: ShortLink) -> dict[str, object]:
-    """`tags`, `protected`, `disabled` and `imported_visits` for JSON answers, only when the link has them.
-
-    (Lstu's shape otherwise.)"""
+    """`tags`, `protected`, `disabled`, `imported_visits` and `domain` for JSON answers, only when
+    they apply (Lstu's shape otherwise)."""
     fields: dict[str, object] = {}
     tags = sorted(tag.name for tag in link.tags.all())
     if tags:
@@ -78,6 +77,9 @@ def extra_fields(link: ShortLink) -> dict[str, object]:
     if link.imported_visits:
         fields["imported_visits"] = link.imported_visits
     fields.update(option_fields(link))
+    if len(domains.configured()) > 1:
+        # Several short domains: which one the link is on (one domain keeps Lstu's shape).
+        fields["domain"] = domains.host_of(link.domain)
     return fields
 
 

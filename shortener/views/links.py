@@ -2,11 +2,11 @@
 
 from django.conf import settings
 from django.contrib import messages as flash
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 
 from common.bots import is_preview_bot_request
-from shortener import fastpath, messages
+from shortener import domains, fastpath, messages
 from shortener.errors import Failure
 from shortener.models import ShortLink
 from shortener.moderation.views import disabled_response
@@ -44,15 +44,31 @@ LAST_CREATED_KEY = "shortener_last_created"
 def index(request: HttpRequest) -> HttpResponse:
     if wants_json(request):
         return success(user=request.user.get_username() or None, admin=is_admin(request))
-    context: dict[str, object] = {"allow_anonymous": settings.SHORTENER_ALLOW_ANONYMOUS}
-    code = request.session.pop(LAST_CREATED_KEY, None)
+    on_domain = domains.request_host_domain(request)
+    if on_domain is not None and (redirects := domains.redirects_of(on_domain)) and redirects.root_redirect:
+        # The root of a short domain, where admins sent it (a browser; JSON clients keep the answer above).
+        return HttpResponseRedirect(redirects.root_redirect)
+    context: dict[str, object] = {"allow_anonymous": settings.SHORTENER_ALLOW_ANONYMOUS, **domain_choice(request)}
+    last = request.session.pop(LAST_CREATED_KEY, None)
+    # [domain, code]; a bare code was stored before links had a domain.
+    domain, code = last if isinstance(last, list) else ("", last)
     if code and (request.user.is_authenticated or settings.SHORTENER_ALLOW_ANONYMOUS):
         owner = request.user if request.user.is_authenticated else None
-        link = ShortLink.objects.filter(code=code, owner=owner, deleted_at__isnull=True).first()
+        link = ShortLink.objects.filter(domain=domain, code=code, owner=owner, deleted_at__isnull=True).first()
         if link:
-            short = short_url(request, link.code)
+            short = short_url(request, link.code, link.domain)
             context["result"] = {"short": short, "url": link.url, "qr": qr_svg(short)}
     return render(request, "shortener/index.html", context)
+
+
+def domain_choice(request: HttpRequest, chosen: str | None = None) -> dict[str, object]:
+    """The form's domain menu when there are several domains: (stored domain, host) pairs and the chosen one."""
+    hosts = domains.configured()
+    if len(hosts) < 2:
+        return {}
+    if chosen is None:
+        chosen = domains.request_host_domain(request) or domains.DEFAULT
+    return {"domains": [(domains.key_of_host(host), host) for host in hosts], "domain_value": chosen}
 
 
 @endpoint("POST", csrf=True, token=True)
@@ -70,6 +86,9 @@ def create(request: HttpRequest) -> HttpResponse:
         else:
             enforce(CreateThrottle(), request)
         url = clean_url(raw_url)
+        # Absent: the domain whose host was asked, else the default (Lstu clients send none).
+        raw_domain = data.get("domain")
+        domain = domains.clean_domain(raw_domain) if raw_domain else (domains.request_host_domain(request) or "")
         custom = clean_custom(raw_custom, url=url)
         expires_at = clean_expires_at(data.get("expires_at", ""))
         max_visits = clean_max_visits(data.get("max_visits", ""))
@@ -80,6 +99,7 @@ def create(request: HttpRequest) -> HttpResponse:
         link = link_create(
             owner_id=request.user.pk,
             url=url,
+            domain=domain,
             custom=custom,
             expires_at=expires_at,
             max_visits=max_visits,
@@ -99,15 +119,16 @@ def create(request: HttpRequest) -> HttpResponse:
             "expires_at_value": data.get("expires_at", ""),
             "max_visits_value": data.get("max_visits", ""),
             "tags_value": data.get("tags", ""),
+            **domain_choice(request, data.get("domain") if isinstance(data.get("domain"), str) else None),
         }
         return render(request, "shortener/index.html", context, status=failure.status)
 
-    short = short_url(request, link.code)
+    short = short_url(request, link.code, link.domain)
     if wants_json(request):
         return success(
             url=link.url, short=short, qrcode=qr_png_base64(short), **lifetime_fields(link), **extra_fields(link)
         )
-    request.session[LAST_CREATED_KEY] = link.code
+    request.session[LAST_CREATED_KEY] = [link.domain, link.code]
     flash.success(request, messages.LINK_CREATED.format(short=short))
     return redirect("shortener:index")
 
@@ -123,7 +144,8 @@ def follow(request: HttpRequest, code: str, extra_path: str = "") -> HttpRespons
     unknown and deleted codes, a limited link's refusal, and every request when visits are
     written during the request.
     """
-    link = fastpath.resolve(code)
+    domain = domains.request_domain(request)
+    link = fastpath.resolve(domain, code)
     if link is None:
         message = messages.LINK_UNKNOWN
     elif link.is_deleted:
@@ -133,12 +155,14 @@ def follow(request: HttpRequest, code: str, extra_path: str = "") -> HttpRespons
     else:
         message = LIFETIME_OVER_MESSAGES.get(fastpath.lifetime_over(link), "")
     if message:
-        short = short_url(request, code) + (f"/{extra_path}" if extra_path else "")
+        if elsewhere := domains.not_found_redirect(request):
+            return HttpResponseRedirect(elsewhere)
+        short = short_url(request, code, domain) + (f"/{extra_path}" if extra_path else "")
         raise Failure(message.format(short=short), 404)
     if link.disabled:
-        return disabled_response(request, short_url(request, code))
+        return disabled_response(request, short_url(request, code, domain))
     if link.protected:
-        return password_gate(request, link, short_url(request, code), LIFETIME_OVER_MESSAGES)
+        return password_gate(request, link, short_url(request, code, domain), LIFETIME_OVER_MESSAGES)
     if request.method == "POST":
         raise Failure(messages.METHOD_NOT_ALLOWED, 405)  # only a protected link takes a form
     if wants_json(request):
@@ -147,8 +171,8 @@ def follow(request: HttpRequest, code: str, extra_path: str = "") -> HttpRespons
     url, rule = fastpath.destination(link, request, extra_path)
     refused = fastpath.follow(link, request, rule=rule)
     if refused:
-        raise Failure(LIFETIME_OVER_MESSAGES[refused].format(short=short_url(request, code)), 404)
+        raise Failure(LIFETIME_OVER_MESSAGES[refused].format(short=short_url(request, code, domain)), 404)
     if preview:
         # A chat or social app's robot: counted as a bot (above), shown the link's card.
-        return preview_page(request, link, url, short_url(request, code))
+        return preview_page(request, link, url, short_url(request, code, domain))
     return redirect_response(url, link.redirect_status)

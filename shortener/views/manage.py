@@ -3,9 +3,11 @@
 from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from shortener import messages
+from shortener.domains import domain_query
 from shortener.errors import Failure
 from shortener.formats import has_json_body
 from shortener.models import REDIRECT_STATUSES, ShortLink
@@ -71,4 +73,4 @@ def edit(request: HttpRequest, code: str) -> HttpResponse:
     if wants_json(request):
         return success(url=link.url, short=short, **lifetime_fields(link), **extra_fields(link))
     flash.success(request, messages.LINK_UPDATED.format(short=short))
-    return redirect("shortener:stats-detail", code=code)
+    return redirect(reverse("shortener:stats-detail", args=[code]) + domain_query(request, link.domain))

@@ -33,7 +33,7 @@ def qr_download(request: HttpRequest, code: str, kind: str) -> HttpResponse:
     """`GET /qr/<code>.png` or `.svg`, `?size=` pixels (at least; whole pixels per module)."""
     link = live_link(request, code)
     size = _size(request.GET.get("size", ""))
-    qr = segno.make(short_url(request, link.code), error="m")
+    qr = segno.make(short_url(request, link.code, link.domain), error="m")
     modules = qr.symbol_size(scale=1, border=QUIET_ZONE)[0]
     # Whole pixels per module keep the code sharp; the image is the nearest size at or above.
     scale = max(1, -(-size // modules))

@@ -13,6 +13,7 @@ from django.utils.http import urlencode
 
 from shortener import messages
 from shortener.charts import CHART_DAYS, link_chart, site_chart
+from shortener.domains import domain_query
 from shortener.errors import Failure
 from shortener.models import ApiKey, LinkRankBucket, LinkTag, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
@@ -121,7 +122,7 @@ def stats_page(
     if wants_json(request):
         items = []
         for link in rows:
-            short = short_url(request, link.code)
+            short = short_url(request, link.code, link.domain)
             created_at = int(link.created_at.timestamp())
             items.append(
                 {
@@ -152,7 +153,13 @@ def stats_page(
         "next_query": urlencode({**keep, "page": page + 1}),
         # `target`: the URL less its scheme, what a phone's narrow column shows.
         "items": [
-            {"link": link, "short": short_url(request, link.code), "target": link.url.split("://", 1)[-1]}
+            {
+                "link": link,
+                "short": short_url(request, link.code, link.domain),
+                "target": link.url.split("://", 1)[-1],
+                # A link of another domain than this host's is named by its domain in the page's URLs.
+                "domain_query": domain_query(request, link.domain),
+            }
             for link in rows
         ],
         "first_rank": (page - 1) * size + 1,

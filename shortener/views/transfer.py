@@ -35,18 +35,30 @@ def _wants_csv(request: HttpRequest) -> bool:
     return request.get_preferred_type(["application/json", CSV_TYPE]) == CSV_TYPE
 
 
+class ShortPrefixes(dict):
+    """Each domain's short URL less its code, made at its first link (a domain may since have left the list)."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        super().__init__()
+        self.request = request
+
+    def __missing__(self, domain: str) -> str:
+        prefix = self[domain] = short_url(self.request, "_", domain).removesuffix("_")
+        return prefix
+
+
 @endpoint("GET", "HEAD")
 def export(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return login_required_response(request)
     # Streamed as it is read: a million links are ~200 MB of JSON, which must not be built in memory.
-    short_prefix = short_url(request, "_").removesuffix("_")
+    short_prefixes = ShortPrefixes(request)
     if _wants_csv(request):
-        body = export_csv(request.user.pk, short_prefix)
+        body = export_csv(request.user.pk, short_prefixes)
         response = StreamingHttpResponse(body, content_type=f"{CSV_TYPE}; charset=utf-8")
         filename = "short_links.csv"
     else:
-        response = StreamingHttpResponse(export_json(request.user.pk, short_prefix), content_type="application/json")
+        response = StreamingHttpResponse(export_json(request.user.pk, short_prefixes), content_type="application/json")
         filename = "short_links.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
@@ -68,7 +80,8 @@ def import_links(request: HttpRequest) -> HttpResponse:
 
     counts = Counter(result.status for result in results)
     lines = [
-        result_dict(result, short_url(request, result.short_code) if result.short_code else "") for result in results
+        result_dict(result, short_url(request, result.short_code, result.domain) if result.short_code else "")
+        for result in results
     ]
     summary = {status: counts[status] for status in ("created", "existing", "claimed", "refused")}
     if wants_json(request):

@@ -137,7 +137,7 @@ def test_the_right_password_deletes_the_account_and_all_it_owns_and_signs_out(
     avatar_name = Avatar.objects.get(user=user).name
     # Followed once, so that its lookup is cached in this process.
     assert client.get("/s/alice1").status_code == 302
-    assert link_cache.local_links.get("alice1") is not None
+    assert link_cache.local_links.get(("", "alice1")) is not None
     pk = user.pk
 
     with django_capture_on_commit_callbacks(execute=True):

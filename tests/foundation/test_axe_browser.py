@@ -48,6 +48,8 @@ READY = {"/api/docs/": ".swagger-ui .opblock-summary"}
 def _sign_up_open(settings):
     # So that /accounts/signup/ shows its form, not the "closed" page of the default.
     settings.ACCOUNTS_REGISTRATION = "open"
+    # So that the shortener's admin mode exists ("admin-mode" pages).
+    settings.SHORTENER_ADMINPWD = "axe-admin"
 
 
 @pytest.fixture
@@ -126,16 +128,10 @@ def encrypted_files_paste(user) -> str:
 
 @pytest.mark.parametrize("look", LOOKS)
 @pytest.mark.parametrize(("path", "who"), PAGES, ids=[f"{who}:{path}" for path, who in PAGES])
-def test_the_page_has_no_serious_accessibility_violation(
-    browser, live_server, settings, user, objects, path, who, look
-):
+def test_the_page_has_no_serious_accessibility_violation(browser, live_server, user, objects, path, who, look):
     context = browser.new_context(**LOOKS[look])
-    if who in ("signed-in", "admin"):
-        sign_in(context, live_server, user)
-    if who == "admin":
-        settings.SHORTENER_ADMINPWD = "axe-admin"
-        entered = context.request.post(live_server.url + "/s/stats", form={"adminpwd": "axe-admin", "_format": "json"})
-        assert entered.json()["success"] is True
+    if who in ("signed-in", "admin-mode"):
+        sign_in(context, live_server, user, shortener_admin_mode=who == "admin-mode")
     page = context.new_page()
     page.set_default_timeout(10_000)
     csp_errors = collect_csp_errors(page)

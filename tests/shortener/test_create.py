@@ -13,8 +13,8 @@ from tests.shortener.qr import assert_png_qr_of
 
 # What a reserved word as custom text is told: every reserved word, and the URL sent.
 RESERVED_REFUSAL = (
-    'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "export", "fullstats", "import", '
-    '"logged-out", "login", "logout", "media", "moderation", "report", "static", "stats", "tokens". '
+    'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "domains", "export", "fullstats", '
+    '"import", "logged-out", "login", "logout", "media", "moderation", "report", "static", "stats", "tokens". '
     "Your URL to shorten: https://example.com/"
 )
 
@@ -373,8 +373,8 @@ def test_reserved_word_message_lists_every_word(alice_client):
     response = shorten(alice_client, "https://example.com/", custom="api")
 
     assert response.json()["msg"] == (
-        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "export", "fullstats", "import", '
-        '"logged-out", "login", "logout", "media", "moderation", "report", "static", "stats", "tokens". '
+        'The shortened text can\'t be "a", "admin", "api", "cookie", "d", "domains", "export", "fullstats", '
+        '"import", "logged-out", "login", "logout", "media", "moderation", "report", "static", "stats", "tokens". '
         "Your URL to shorten: https://example.com/"
     )
 

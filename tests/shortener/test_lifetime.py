@@ -279,7 +279,7 @@ def test_a_bot_passes_a_limited_link_without_counting_until_it_is_used_up(client
 
 def test_a_link_deleted_between_lookup_and_visit_answers_gone(client):
     link = ShortLinkFactory(code="one", max_visits=5)
-    cached = fastpath_links.cached_link("one")
+    cached = fastpath_links.cached_link("", "one")
     ShortLink.objects.filter(pk=link.pk).update(deleted_at=timezone.now())
 
     assert fastpath_links.lifetime_over(cached) is None  # the copy does not know yet
@@ -336,7 +336,7 @@ def test_preloaded_links_carry_their_lifetime():
 
     fastpath_links.local_links.preload(10)
 
-    cached = fastpath_links.local_links.get("one")
+    cached = fastpath_links.local_links.get(("", "one"))
     assert (cached.max_visits, cached.counter, cached.expires_at) == (3, 3, IN_A_DAY.timestamp())
     assert fastpath_links.lifetime_over(cached) == fastpath_links.USED_UP
 

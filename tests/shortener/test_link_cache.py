@@ -29,7 +29,7 @@ def test_link_deleted_by_another_process_stops_redirecting_at_the_next_version_c
     assert client.get("/s/abc").status_code == status.HTTP_302_FOUND
 
     delete_behind_the_caches_back("abc")
-    cache.delete(_cache_key("abc"))  # as that process's forget_cached_link does (Redis)
+    cache.delete(_cache_key("", "abc"))  # as that process's forget_cached_link does (Redis)
     bump_links_version()
     local_links.check_version()  # what this process's watcher thread does every second
 
@@ -68,7 +68,7 @@ def test_preload_caches_the_most_visited_links_first(client, django_assert_num_q
     with django_assert_num_queries(0):
         response = client.get("/s/hot")
     assert response["Location"] == "https://hot.example/"
-    assert local_links.get("cold") is None
+    assert local_links.get(("", "cold")) is None
 
 
 def test_preload_leaves_deleted_links_out(client):

@@ -96,7 +96,7 @@ def test_tries_are_rate_limited_per_address(client, link, settings):
 def test_the_fast_path_leaves_protected_links_to_django(client, link):
     client.get("/s/secret")  # the view has cached it in this process
 
-    assert fastpath.resolve("secret").protected is True
+    assert fastpath.resolve("", "secret").protected is True
     assert shortcut_answer(RequestFactory().get("/s/secret").environ) is None
 
 

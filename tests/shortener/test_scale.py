@@ -185,6 +185,7 @@ def old_export_rows(owner) -> list[dict]:
             "tags": sorted(tag.name for tag in link.tags.all()),
             "password_hash": link.password_hash,
             "disabled": link.is_disabled,
+            "domain": link.domain,
         }
         for link in links
     ]
@@ -233,7 +234,7 @@ def test_an_empty_export_is_an_empty_list_and_a_header(bob_client, other_user):
     assert bob_client.get("/s/export").getvalue() == b"[]"
     header = (
         b"url,custom,short,counter,created_at,expires_at,max_visits,tags,password_hash,disabled,"
-        b"rules,forward_query,forward_path,redirect_status,preview_title,preview_description,preview_image\n"
+        b"rules,forward_query,forward_path,redirect_status,preview_title,preview_description,preview_image,domain\n"
     )
     assert bob_client.get("/s/export.csv").getvalue() == header
 

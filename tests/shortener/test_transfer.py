@@ -54,6 +54,7 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "tags": [],
             "password_hash": "",
             "disabled": False,
+            "domain": "",
         },
         {
             "url": "https://b.example/",
@@ -66,6 +67,7 @@ def test_export_json_lists_own_live_links(alice_client, user, other_user):
             "tags": [],
             "password_hash": "",
             "disabled": False,
+            "domain": "",
         },
     ]
 
@@ -97,9 +99,10 @@ def test_export_csv_starts_with_url_and_custom(alice_client, user, path):
         "preview_title",
         "preview_description",
         "preview_image",
+        "domain",
     ]
     assert rows[1][:4] == ["https://a.example/?q=1,2", "mine", "http://testserver/s/mine", "0"]
-    assert rows[1][9:] == ["0", "", "0", "0", "", "", "", ""]  # not disabled; the options at their defaults
+    assert rows[1][9:] == ["0", "", "0", "0", "", "", "", "", ""]  # not disabled, default options and domain
 
 
 def test_export_csv_neutralises_cells_a_spreadsheet_would_run_as_formulas(alice_client, user):
