@@ -19,6 +19,7 @@ from rest_framework import status
 from accounts import signin_limits
 from shortener import messages
 from shortener.models import ApiKey
+from tests.accounts.totp import current_code
 
 pytestmark = pytest.mark.django_db
 
@@ -72,7 +73,7 @@ def test_turning_on_totp_with_a_code_made_from_the_shown_secret(client, alice):
     wrong = client.post("/accounts/2fa/totp/activate/", {"code": "000000"})
     assert not Authenticator.objects.filter(user=alice).exists()
 
-    right = client.post("/accounts/2fa/totp/activate/", {"code": pyotp.TOTP(secret).now()})
+    right = client.post("/accounts/2fa/totp/activate/", {"code": current_code(secret)})
 
     assert asked["Location"].startswith("/accounts/reauthenticate/")
     assert confirmed["Location"] == "/accounts/2fa/totp/activate/"
@@ -104,7 +105,7 @@ def test_the_security_pages_are_in_the_account_area_s_layout(client, alice, secr
 def test_each_security_page_shows_to_its_owner(alice, secret, path):
     client = Client()
     password_step(client)
-    code_step(client, pyotp.TOTP(secret).now())
+    code_step(client, current_code(secret))
     client.post("/accounts/reauthenticate/", {"password": PASSWORD})
 
     response = client.get(path)
@@ -135,7 +136,7 @@ def test_the_password_alone_no_longer_signs_in(client, secret):
 def test_the_right_code_signs_in_and_goes_on_to_next(client, secret):
     password_step(client)
 
-    response = code_step(client, pyotp.TOTP(secret).now())
+    response = code_step(client, current_code(secret))
 
     assert response["Location"] == "/pastes/new"
     assert signed_in_as(client) == "alice"
@@ -143,7 +144,7 @@ def test_the_right_code_signs_in_and_goes_on_to_next(client, secret):
 
 def test_a_wrong_code_is_refused(client, secret):
     password_step(client)
-    right = pyotp.TOTP(secret).now()
+    right = current_code(secret)
 
     response = code_step(client, "000000" if right != "000000" else "111111")
 
@@ -158,7 +159,7 @@ def test_wrong_codes_count_as_failed_sign_ins_and_lock_the_account(client, setti
     for _ in range(3):
         assert "Incorrect code." in code_step(client, "000000").content.decode()
 
-    locked = code_step(client, pyotp.TOTP(secret).now())
+    locked = code_step(client, current_code(secret))
     again = Client().post("/s/login", {"login": "alice", "password": PASSWORD, "_format": "json"})
 
     assert signin_limits.LOCKED.format(seconds=60) in locked.content.decode()
@@ -222,7 +223,7 @@ def test_s_login_json_without_two_factor_is_unchanged(client, alice):
 def test_s_login_html_hands_over_to_the_second_step_then_goes_to_next(client, secret):
     response = browser_s_login(client)
     before = signed_in_as(client)
-    coded = code_step(client, pyotp.TOTP(secret).now())
+    coded = code_step(client, current_code(secret))
 
     assert response.status_code == status.HTTP_302_FOUND
     assert response["Location"] == "/accounts/2fa/authenticate/"
@@ -248,7 +249,7 @@ def test_the_admin_sign_in_asks_for_the_code_too(client, alice, secret):
 
     response = client.post("/admin/login/?next=/admin/", {"username": "alice", "password": PASSWORD, "next": "/admin/"})
     refused = client.get("/admin/")
-    coded = code_step(client, pyotp.TOTP(secret).now())
+    coded = code_step(client, current_code(secret))
 
     assert response["Location"] == "/accounts/2fa/authenticate/"
     assert refused["Location"].startswith("/admin/login/")
