@@ -6,9 +6,6 @@ highlighted, and no cookie of ours goes with any request. An encrypted paste's d
 written and read in the browser while the database holds only envelopes.
 """
 
-import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlsplit
 
 import pytest
@@ -21,37 +18,6 @@ from tests.pastes.factories import PasteFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 CODE = "import os\n\n\ndef cwd():\n    return os.getcwd()\n"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-@pytest.fixture
-def other_site():
-    """Serves `other_site.html` at /, from another port: a page of somebody else's that embeds a paste."""
-    pages: dict[str, str] = {}
-
-    class Page(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            body = pages.get("html", "").encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    site = ThreadingHTTPServer(("127.0.0.1", free_port()), Page)
-    threading.Thread(target=site.serve_forever, daemon=True).start()
-    site.pages = pages
-    yield site
-    site.shutdown()
-    site.server_close()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "390px"])
