@@ -28,11 +28,16 @@ def attach(request: HttpRequest, paste_id: str) -> HttpResponse:
         flash.error(request, _("Choose a file to attach."))
     else:
         try:
-            attachment = attachments.attachment_add(paste=paste, upload=upload)
+            # An encrypted paste's page sends the name sealed (pastes/static/pastes/e2e_attachments.js).
+            filename = request.POST.get("filename") or None
+            attachment = attachments.attachment_add(paste=paste, upload=upload, filename=filename)
         except PastesError as error:
             flash.error(request, error.message)  # the API's wording, in English like the API's
         else:
-            flash.success(request, _("Attached “%(filename)s”.") % {"filename": attachment.filename})
+            if paste.encrypted:
+                flash.success(request, _("Attached the file, encrypted."))
+            else:
+                flash.success(request, _("Attached “%(filename)s”.") % {"filename": attachment.filename})
     return redirect("pastes:paste-page", paste_id=paste.id)
 
 

@@ -33,6 +33,7 @@ from django.utils import timezone
 from PIL import Image, UnidentifiedImageError
 
 from pastes.attachment_models import FILENAME_MAX_LENGTH, Attachment, generate_attachment_id
+from pastes.encryption import is_envelope
 from pastes.errors import PasteNotFound, PastesError, PayloadTooLarge
 from pastes.models import Paste, PasteProfile
 
@@ -51,6 +52,13 @@ def attachment_storage() -> Storage:
 
 class InvalidAttachment(PastesError):
     status = 400
+
+
+# The server never learns what an encrypted paste holds: its attachments' names are sealed too.
+SEALED_NAME_MESSAGE = (
+    "An encrypted paste's attachments have sealed names: filename must be the envelope of the name under "
+    'the paste\'s key ({"v": 1, "alg": "AES-GCM-256", "iv": …, "ct": …}, as the content).'
+)
 
 
 class AttachmentTooLarge(PayloadTooLarge):
@@ -188,6 +196,8 @@ def attachment_add(*, paste: Paste, upload: UploadedFile, filename: str | None =
     if upload.size == 0:
         raise InvalidAttachment("file must not be empty.")
     name = check_filename(filename if filename is not None else (upload.name or ""))
+    if paste.encrypted and not is_envelope(name):
+        raise InvalidAttachment(SEALED_NAME_MESSAGE)
     content_type = content_type_of(upload, encrypted=paste.encrypted)
     owner = paste.owner
     # A first look without the lock, so a file that cannot fit is refused before it is stored.

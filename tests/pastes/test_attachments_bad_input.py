@@ -10,6 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from rest_framework.test import APIClient
 
 from pastes.attachment_models import Attachment
+from pastes.attachments import SEALED_NAME_MESSAGE
 from tests.pastes.asserts import assert_pastes_error
 from tests.pastes.attachment_fixtures import PDF_BYTES, png_bytes, stored_names
 from tests.pastes.factories import PasteFactory, PasteProfileFactory
@@ -159,14 +160,32 @@ def test_a_zip_bomb_is_stored_and_served_as_the_bytes_it_is(attachment_store, ow
 
 
 def test_an_image_on_an_encrypted_paste_is_opaque_bytes(attachment_store, owner_client, user):
-    from tests.pastes.e2e import encrypt
+    from tests.pastes.e2e import encrypt, seal
 
-    content, _ = encrypt("secret")
+    content, key = encrypt("secret")
     paste = PasteFactory(owner=user, content=content, encrypted=True)
 
-    body = upload(owner_client, paste, png_bytes(), "cat.png", "application/octet-stream").json()
+    body = upload(
+        owner_client, paste, png_bytes(), "x", "application/octet-stream", filename=seal("cat.png", key)
+    ).json()
 
     assert body["content_type"] == "application/octet-stream"  # the server cannot know what ciphertext holds
+
+
+def test_an_encrypted_pastes_attachment_needs_a_sealed_name(attachment_store, owner_client, user):
+    from tests.pastes.e2e import encrypt, seal
+
+    content, key = encrypt("secret")
+    paste = PasteFactory(owner=user, content=content, encrypted=True)
+
+    clear = upload(owner_client, paste, b"ciphertext", "plans.pdf")
+    assert_pastes_error(clear, 400, SEALED_NAME_MESSAGE)
+    assert_nothing_stored(attachment_store)
+
+    sealed = seal("plans.pdf", key)
+    created = upload(owner_client, paste, b"ciphertext", "x", filename=sealed)
+    assert created.status_code == 201 and created.json()["filename"] == sealed
+    assert Attachment.objects.get().filename == sealed  # the server never had the name
 
 
 @pytest.mark.parametrize(

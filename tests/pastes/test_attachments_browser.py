@@ -61,7 +61,7 @@ def test_an_encrypted_pastes_attachment_is_encrypted_in_the_browser_and_decrypte
 ):
     from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
-    from tests.pastes.e2e import encrypt, snippet
+    from tests.pastes.e2e import decrypt, encrypt, snippet
 
     unb64url = snippet["unb64url"]
 
@@ -78,9 +78,11 @@ def test_an_encrypted_pastes_attachment_is_encrypted_in_the_browser_and_decrypte
     page.goto(f"{live_server.url}/pastes/{paste.id}#key={key}")
     page.get_by_label("Attach a file").set_input_files(tmp_path / "notes.txt")
     page.get_by_role("button", name="Attach", exact=True).click()
-    page.get_by_text("Attached “notes.txt”.").wait_for()
+    page.get_by_text("Attached the file, encrypted.").wait_for()
 
     attachment = Attachment.objects.get()
+    assert "notes" not in attachment.filename  # sealed in the browser, as the content
+    assert decrypt(attachment.filename, key) == "notes.txt"
     with attachment_store.open(attachment.storage_name, "rb") as stored:
         sealed = stored.read()
     assert secret not in sealed  # the server only ever had the ciphertext

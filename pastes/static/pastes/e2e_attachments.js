@@ -1,7 +1,8 @@
 // Attachments of end-to-end encrypted pastes (pastes/README.md, "Attachments"): the file is encrypted
 // here with the paste's key from the link's #key=…, before it leaves the browser, and decrypted here
 // when it is downloaded. Stored bytes: a random 12-byte IV followed by AES-GCM's output (ciphertext and
-// 16-byte tag) over the file's bytes, with no additional data. The filename is sent in clear.
+// 16-byte tag) over the file's bytes, with no additional data. The filename is sealed as the content
+// is (e2e.js's envelope, under the same key) and opened on the page.
 (function () {
   "use strict";
 
@@ -29,6 +30,42 @@
     ]);
   }
 
+  // The name as an envelope under the paste's key, shortened (its extension kept) until the envelope
+  // fits the server's 255 characters. e2e.js is read at submit time: it runs after this script.
+  function sealedName(name, rawKey) {
+    var e2e = window.pastesE2E;
+    return e2e.encrypt(name, rawKey).then(function (envelope) {
+      if (envelope.length <= 255 || name.length <= 8) {
+        return envelope;
+      }
+      var dot = name.lastIndexOf(".");
+      var extension = dot > 0 && name.length - dot <= 10 ? name.slice(dot) : "";
+      var stem = name.slice(0, name.length - extension.length);
+      return sealedName(stem.slice(0, Math.max(1, stem.length - 10)) + "…" + extension, rawKey);
+    });
+  }
+
+  // Every sealed name on the page (the download link, the Remove button's label), opened with the key.
+  function openNames() {
+    var e2e = window.pastesE2E;
+    var rawKey = e2e && e2e.keyFromLink();
+    if (!rawKey) {
+      return;
+    }
+    document.querySelectorAll("[data-e2e-name]").forEach(function (element) {
+      var envelope = e2e.parseEnvelope(element.getAttribute("data-e2e-name"));
+      if (!envelope) {
+        return;
+      }
+      e2e.decrypt(envelope, rawKey).then(function (name) {
+        element.textContent = name;
+        if (element.hasAttribute("data-filename")) {
+          element.setAttribute("data-filename", name);
+        }
+      });
+    });
+  }
+
   function say(status, text) {
     if (status) {
       status.textContent = text;
@@ -45,17 +82,20 @@
       }
       var iv = window.crypto.getRandomValues(new Uint8Array(12));
       say(status, status.getAttribute("data-working"));
-      Promise.all([pasteKey(), file.arrayBuffer()])
+      var rawKey = window.pastesE2E && window.pastesE2E.keyFromLink();
+      Promise.all([pasteKey(), file.arrayBuffer(), rawKey ? sealedName(file.name, rawKey) : Promise.reject(new Error("no key"))])
         .then(function (parts) {
-          return window.crypto.subtle.encrypt({ name: "AES-GCM", iv: iv }, parts[0], parts[1]);
+          return Promise.all([window.crypto.subtle.encrypt({ name: "AES-GCM", iv: iv }, parts[0], parts[1]), parts[2]]);
         })
-        .then(function (ciphertext) {
+        .then(function (parts) {
+          var ciphertext = parts[0];
           var sealed = new Uint8Array(12 + ciphertext.byteLength);
           sealed.set(iv, 0);
           sealed.set(new Uint8Array(ciphertext), 12);
           var body = new FormData();
           body.append("csrfmiddlewaretoken", form.querySelector("[name=csrfmiddlewaretoken]").value);
-          body.append("file", new File([sealed], file.name, { type: "application/octet-stream" }));
+          body.append("filename", parts[1]);
+          body.append("file", new File([sealed], "sealed", { type: "application/octet-stream" }));
           // Not following the redirect: the page it leads to would use up the message saying how it went.
           return fetch(form.action, { method: "POST", body: body, credentials: "same-origin", redirect: "manual" });
         })
@@ -100,4 +140,6 @@
 
   document.querySelectorAll("form[data-e2e-attach]").forEach(setUpForm);
   document.querySelectorAll("a[data-e2e-attachment]").forEach(setUpDownload);
+  // After every deferred script, e2e.js included.
+  document.addEventListener("DOMContentLoaded", openNames);
 })();
