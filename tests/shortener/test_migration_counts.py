@@ -1,0 +1,190 @@
+"""The counts that shortener's migrations fill while links and visits are written (issue 45).
+
+0006 (the live links' count) and 0010 (ranking buckets and tallies) start their triggers behind
+a watermark and count the links already there a batch at a time, each batch locking the links
+for a moment only (common.migration_ops.count_behind_a_watermark). Here each runs forward on
+PostgreSQL in batches of 50 ids while another connection inserts, soft-deletes, restores,
+deletes and visits links, old and new, below and above the watermark; then every count must
+equal a recount from the links themselves, as the one locked statement used to make it.
+"""
+
+import random
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.db import connection, connections
+from django.db.migrations.executor import MigrationExecutor
+
+from common import migration_ops
+
+pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
+
+SEEDED = 600  # links there before the migration: 12 batches of 50 ids
+
+
+def migrate(targets) -> MigrationExecutor:
+    executor = MigrationExecutor(connection)
+    executor.loader.build_graph()
+    executor.migrate(targets)
+    return executor
+
+
+def recount(sql: str) -> list[tuple]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        return sorted(cursor.fetchall())
+
+
+class Writer(threading.Thread):
+    """Writes links and visits through the models of the schema before the migration, until stopped."""
+
+    def __init__(self, apps, owners: list[int]) -> None:
+        super().__init__(daemon=True)
+        self.links = apps.get_model("shortener", "ShortLink")
+        self.visits = apps.get_model("shortener", "Visit")
+        self.owners = owners
+        self.stop = threading.Event()
+        self.writes = 0
+        self.error: BaseException | None = None
+        self.random = random.Random(45)
+        self.created: set[int] = set()  # links this writer made (and may delete)
+
+    def some_ids(self, n: int) -> list[int]:
+        ids = list(self.links.objects.values_list("id", flat=True))
+        return self.random.sample(ids, min(n, len(ids)))
+
+    def step(self) -> None:
+        links, now, choice = self.links.objects, datetime.now(UTC), self.random.randrange(6)
+        if choice == 0:  # several links in one statement (the statement triggers see them together)
+            made = links.bulk_create(
+                [new_link(self.links, self.random, self.owners) for _ in range(self.random.randint(1, 5))]
+            )
+            self.created.update(link.id for link in made)
+        elif choice == 1:
+            links.filter(id__in=self.some_ids(3), deleted_at__isnull=True).update(deleted_at=now)
+        elif choice == 2:
+            links.filter(id__in=self.some_ids(3), deleted_at__isnull=False).update(deleted_at=None)
+        elif choice == 3 and self.created:
+            # Only links given no visit: the models before 0006 know nothing of the daily visits
+            # that reference a visited link once 0006 has summed them.
+            gone = self.random.sample(sorted(self.created), min(2, len(self.created)))
+            self.created.difference_update(gone)
+            links.filter(id__in=gone).delete()
+        elif choice == 4:
+            ids = self.some_ids(4)
+            links.filter(id__in=ids).update(counter=self.random.randint(0, 3))
+            visited = [i for i in ids if i not in self.created]
+            self.visits.objects.bulk_create(
+                [self.visits(link_id=i, visitor=f"v{self.writes}-{i}", day=now.date()) for i in visited]
+            )
+        else:
+            self.visits.objects.filter(link_id__in=self.some_ids(3)).delete()
+        self.writes += 1
+
+    def run(self) -> None:
+        try:
+            while not self.stop.is_set():
+                self.step()
+        except BaseException as exc:  # the test asserts on it
+            self.error = exc
+        finally:
+            connections.close_all()
+
+
+def new_link(model, rng: random.Random, owners: list[int]):
+    created = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(days=rng.randrange(60), hours=rng.randrange(24))
+    return model(
+        code=f"m{rng.getrandbits(48):x}",
+        url="https://example.com/",
+        url_digest=f"{rng.getrandbits(256):064x}",
+        owner_id=rng.choice([*owners, None]),
+        is_custom=rng.random() < 0.3,
+        counter=rng.randrange(4),
+        created_at=created,
+        deleted_at=created if rng.random() < 0.2 else None,
+        expires_at=created + timedelta(days=rng.randrange(1, 5)) if rng.random() < 0.3 else None,
+        max_visits=rng.choice([None, None, 1, 2, 3]),
+    )
+
+
+def run_forward_while_writing(monkeypatch, before: tuple[str, str], migration: tuple[str, str]) -> Writer:
+    """Revert to `before`, seed links and visits, then apply `migration` while a Writer writes."""
+    monkeypatch.setattr(migration_ops, "WATERMARK_BATCH", 50)
+    owners = [get_user_model().objects.create_user(f"owner{n}", password="x").pk for n in range(3)]
+    executor = migrate([before])
+    apps = executor.loader.project_state(before).apps
+    rng = random.Random(7)
+    links = apps.get_model("shortener", "ShortLink")
+    links.objects.bulk_create([new_link(links, rng, owners) for _ in range(SEEDED)])
+    writer = Writer(apps, owners)
+    writer.start()
+    try:
+        while writer.writes < 20 and writer.is_alive():  # writing before the migration starts too
+            writer.stop.wait(0.01)
+        migrate([migration])
+    finally:
+        writer.stop.set()
+        writer.join()
+    assert writer.error is None, writer.error
+    assert writer.writes > 20
+    return writer
+
+
+@pytest.fixture
+def back_to_the_leaves():
+    leaves = MigrationExecutor(connection).loader.graph.leaf_nodes()
+    yield
+    migrate(leaves)
+
+
+def test_0006_counts_the_live_links_exactly_while_they_are_written(monkeypatch, back_to_the_leaves):
+    run_forward_while_writing(
+        monkeypatch, ("shortener", "0005_link_lifetime"), ("shortener", "0006_daily_visits_live_link_count")
+    )
+
+    live = recount("SELECT COUNT(*) FROM shortener_shortlink WHERE deleted_at IS NULL")
+    assert recount("SELECT SUM(live) FROM shortener_livelinkcount") == live
+    assert live[0][0] > 0
+    # Slot 0 holds the links counted by the migration, as when one statement counted them.
+    assert recount("SELECT COUNT(*) FROM shortener_livelinkcount WHERE slot = 0") == [(1,)]
+
+
+BUCKETS_BY_DAY = """
+SELECT scope, counter, day, SUM(links) FROM (
+    SELECT 0 AS scope, counter, (created_at AT TIME ZONE 'UTC')::date AS day, COUNT(*) AS links
+    FROM shortener_shortlink WHERE deleted_at IS NULL GROUP BY 2, 3
+    UNION ALL
+    SELECT owner_id, counter, (created_at AT TIME ZONE 'UTC')::date, COUNT(*)
+    FROM shortener_shortlink WHERE deleted_at IS NULL AND owner_id IS NOT NULL GROUP BY 1, 2, 3
+) AS c GROUP BY 1, 2, 3
+"""
+TALLIES = """
+SELECT 'links', COUNT(*) FROM shortener_shortlink HAVING COUNT(*) > 0
+UNION ALL
+SELECT 'generated', COUNT(*) FROM shortener_shortlink WHERE NOT is_custom HAVING COUNT(*) > 0
+UNION ALL
+SELECT 'owner:' || owner_id, COUNT(*) FROM shortener_shortlink
+WHERE deleted_at IS NULL AND owner_id IS NOT NULL GROUP BY owner_id
+UNION ALL
+SELECT 'used_up', COUNT(*) FROM shortener_shortlink WHERE deleted_at IS NULL AND counter >= max_visits
+HAVING COUNT(*) > 0
+UNION ALL
+SELECT 'expires:' || to_char(expires_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COUNT(*) FROM shortener_shortlink
+WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND (max_visits IS NULL OR counter < max_visits)
+GROUP BY 1
+"""
+
+
+def test_0010_counts_the_buckets_and_tallies_exactly_while_links_are_written(monkeypatch, back_to_the_leaves):
+    run_forward_while_writing(
+        monkeypatch, ("shortener", "0009_link_tags_password_breakdowns"), ("shortener", "0010_link_rank_buckets_and_tallies")
+    )
+
+    buckets = recount("SELECT scope, counter, day, links FROM shortener_linkrankbucket")
+    assert buckets == recount(BUCKETS_BY_DAY)
+    assert len(buckets) > 50
+    tallies = recount("SELECT key, value FROM shortener_linktally")
+    assert tallies == recount(TALLIES)
+    assert {key.split(":")[0] for key, _ in tallies} == {"links", "generated", "owner", "used_up", "expires"}
