@@ -224,7 +224,7 @@ class ReplaceUniqueConstraintConcurrently(Operation):
 # A count kept by a trigger (a live-link count, ranking buckets, tallies) must start from a count
 # of the rows already there, with no row written between the counting and the trigger's start,
 # or it is off for good. Counting 10⁶ rows under a lock that stops writers stopped them for
-# 10–30 s. Here the trigger starts first, guarded by a watermark: it counts only the rows whose id
+# 10 to 30 s. Here the trigger starts first, guarded by a watermark: it counts only the rows whose id
 # is at or below it (0: none). Then the rows are counted a batch of ids at a time, each batch in a
 # transaction of its own that locks the table against writers (SHARE ROW EXCLUSIVE, which waits
 # for the writers already under way), counts the rows with ids above the watermark up to the

@@ -141,9 +141,7 @@ def add_batch(cursor, backfill: list[str], keys: list[str], above: int, up_to: i
         table, column = statement.split()[2], statement.split("(")[1].split(")")[0].split(", ")[-1]
         batched = statement.replace("FROM shortener_shortlink", f"FROM {links}")
         assert batched != statement
-        cursor.execute(
-            f"{batched} ON CONFLICT ({key}) DO UPDATE SET {column} = {table}.{column} + EXCLUDED.{column}"
-        )
+        cursor.execute(f"{batched} ON CONFLICT ({key}) DO UPDATE SET {column} = {table}.{column} + EXCLUDED.{column}")
 
 
 def _sqlite_keys(row: str) -> str:

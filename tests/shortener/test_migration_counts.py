@@ -1,11 +1,12 @@
 """The counts that shortener's migrations fill while links and visits are written (issue 45).
 
-0006 (the live links' count) and 0010 (ranking buckets and tallies) start their triggers behind
-a watermark and count the links already there a batch at a time, each batch locking the links
-for a moment only (common.migration_ops.count_behind_a_watermark). Here each runs forward on
-PostgreSQL in batches of 50 ids while another connection inserts, soft-deletes, restores,
-deletes and visits links, old and new, below and above the watermark; then every count must
-equal a recount from the links themselves, as the one locked statement used to make it.
+0006 (the live links' count), 0010 (ranking buckets and tallies) and 0012 (month buckets, day
+tallies) start their triggers behind a watermark and count the links already there a batch at a
+time, each batch locking the links for a moment only (common.migration_ops,
+count_behind_a_watermark). Here each runs forward on PostgreSQL in batches of 50 ids while
+another connection inserts, soft-deletes, restores, deletes and visits links, old and new,
+below and above the watermark; then every count must equal a recount from the links
+themselves, as the one locked statement used to make it.
 """
 
 import random
@@ -179,7 +180,9 @@ GROUP BY 1
 
 def test_0010_counts_the_buckets_and_tallies_exactly_while_links_are_written(monkeypatch, back_to_the_leaves):
     run_forward_while_writing(
-        monkeypatch, ("shortener", "0009_link_tags_password_breakdowns"), ("shortener", "0010_link_rank_buckets_and_tallies")
+        monkeypatch,
+        ("shortener", "0009_link_tags_password_breakdowns"),
+        ("shortener", "0010_link_rank_buckets_and_tallies"),
     )
 
     buckets = recount("SELECT scope, counter, day, links FROM shortener_linkrankbucket")
@@ -188,3 +191,29 @@ def test_0010_counts_the_buckets_and_tallies_exactly_while_links_are_written(mon
     tallies = recount("SELECT key, value FROM shortener_linktally")
     assert tallies == recount(TALLIES)
     assert {key.split(":")[0] for key, _ in tallies} == {"links", "generated", "owner", "used_up", "expires"}
+
+
+BUCKETS_BY_MONTH = BUCKETS_BY_DAY.replace(
+    "(created_at AT TIME ZONE 'UTC')::date", "date_trunc('month', created_at AT TIME ZONE 'UTC')::date"
+)
+CREATED_TALLIES = """
+SELECT 'created:' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD'), COUNT(*) FROM shortener_shortlink GROUP BY 1
+"""
+
+
+def test_0012_counts_the_month_buckets_and_day_tallies_exactly_while_links_are_written(monkeypatch, back_to_the_leaves):
+    run_forward_while_writing(
+        monkeypatch, ("shortener", "0011_link_expiry_index"), ("shortener", "0012_month_rank_buckets_and_day_tallies")
+    )
+
+    buckets = recount("SELECT scope, counter, month, links FROM shortener_linkrankbucket")
+    assert buckets == recount(BUCKETS_BY_MONTH)
+    assert {month.day for _, _, month, _ in buckets} == {1}
+    tallies = recount("SELECT key, value FROM shortener_linktally")
+    assert tallies == recount(f"{TALLIES} UNION ALL {CREATED_TALLIES}")
+    assert len([key for key, _ in tallies if key.startswith("created:")]) > 30
+
+    # Reversed, the day buckets are counted again and the tallies go on as 0010 left them.
+    migrate([("shortener", "0011_link_expiry_index")])
+    assert recount("SELECT scope, counter, day, links FROM shortener_linkrankbucket") == recount(BUCKETS_BY_DAY)
+    assert recount("SELECT key, value FROM shortener_linktally") == recount(TALLIES)
