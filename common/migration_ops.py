@@ -11,6 +11,8 @@ partial unique indexes.
 """
 
 import copy
+import time
+from contextlib import contextmanager
 from functools import cached_property
 
 from django.db.migrations.operations import AddConstraint, AddField, AddIndex, RemoveIndex
@@ -268,20 +270,16 @@ def count_behind_a_watermark(schema_editor: object, *, table: str, install, coun
     `count(cursor, above, up_to)` adds to the counts the rows with `above < id <= up_to` (no upper
     bound when None). PostgreSQL only, in a migration with `atomic = False`.
     """
-    from django.db import transaction
-
     connection = schema_editor.connection
     if connection.in_atomic_block:
         raise RuntimeError("The counts are filled in transactions of their own: set atomic = False on the migration.")
     batch = batch or WATERMARK_BATCH
     quoted = _quote(schema_editor, table)
     watermark = 0
-    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-        cursor.execute(f"LOCK TABLE {quoted} IN SHARE ROW EXCLUSIVE MODE")
+    with _locked(connection, quoted) as cursor:
         install(cursor, watermark)
     while True:
-        with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-            cursor.execute(f"LOCK TABLE {quoted} IN SHARE ROW EXCLUSIVE MODE")
+        with _locked(connection, quoted) as cursor:
             cursor.execute(f"SELECT MIN(id), MAX(id) FROM {quoted} WHERE id > %s", [watermark])
             lowest, highest = cursor.fetchone()
             if lowest is None or highest < lowest + batch:
@@ -292,6 +290,34 @@ def count_behind_a_watermark(schema_editor: object, *, table: str, install, coun
             count(cursor, watermark, up_to)
             install(cursor, up_to)
         watermark = up_to
+
+
+# A lock requested waits for the writes under way, and every write that comes after waits behind
+# it: behind a long write (an import), it is given up and asked for again a moment later, so that
+# the writers are never held up longer than this.
+LOCK_WAIT = "1s"
+
+
+@contextmanager
+def _locked(connection: object, quoted_table: str):
+    """A transaction that holds `quoted_table` against writers, asked for until it is had."""
+    from django.db import OperationalError, transaction
+    from psycopg import errors
+
+    while True:
+        locked = False
+        try:
+            with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_WAIT}'")
+                cursor.execute(f"LOCK TABLE {quoted_table} IN SHARE ROW EXCLUSIVE MODE")
+                cursor.execute("SET LOCAL lock_timeout = 0")
+                locked = True
+                yield cursor
+                return
+        except OperationalError as error:
+            if locked or not isinstance(error.__cause__, errors.LockNotAvailable):
+                raise
+        time.sleep(0.5)
 
 
 def id_range(above: int, up_to: int | None) -> str:

@@ -11,6 +11,7 @@ themselves, as the one locked statement used to make it.
 
 import random
 import threading
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -217,3 +218,59 @@ def test_0012_counts_the_month_buckets_and_day_tallies_exactly_while_links_are_w
     migrate([("shortener", "0011_link_expiry_index")])
     assert recount("SELECT scope, counter, day, links FROM shortener_linkrankbucket") == recount(BUCKETS_BY_DAY)
     assert recount("SELECT key, value FROM shortener_linktally") == recount(TALLIES)
+
+
+LOWEST = "SELECT MIN(id) FROM shortener_shortlink"
+HIGHEST = "SELECT MAX(id) FROM shortener_shortlink"
+
+
+def test_0010_waits_out_a_long_write_without_holding_the_writers_behind_it(monkeypatch, back_to_the_leaves):
+    """A write transaction open for 3 s: the batches' lock is given up after 1 s and asked for again."""
+    monkeypatch.setattr(migration_ops, "LOCK_WAIT", "200ms")
+    before = ("shortener", "0009_link_tags_password_breakdowns")
+    holding, released = threading.Event(), threading.Event()
+    waits: list[float] = []
+
+    def long_write():
+        try:
+            with connections["default"].cursor() as cursor:
+                cursor.execute("BEGIN")
+                cursor.execute(f"UPDATE shortener_shortlink SET deleted_at = now() WHERE id = ({LOWEST})")
+                holding.set()
+                released.wait(3)
+                cursor.execute("COMMIT")
+        finally:
+            connections.close_all()
+
+    def short_writes():
+        try:
+            holding.wait(10)
+            with connections["default"].cursor() as cursor:
+                while not released.is_set():
+                    started = time.monotonic()
+                    cursor.execute(f"UPDATE shortener_shortlink SET counter = counter + 1 WHERE id = ({HIGHEST})")
+                    waits.append(time.monotonic() - started)
+                    time.sleep(0.01)
+        finally:
+            connections.close_all()
+
+    executor = migrate([before])
+    apps = executor.loader.project_state(before).apps
+    links = apps.get_model("shortener", "ShortLink")
+    rng = random.Random(3)
+    links.objects.bulk_create([new_link(links, rng, []) for _ in range(SEEDED)])
+    threads = [threading.Thread(target=long_write), threading.Thread(target=short_writes)]
+    for thread in threads:
+        thread.start()
+    holding.wait(10)
+    timer = threading.Timer(3, released.set)
+    timer.start()
+    migrate([("shortener", "0010_link_rank_buckets_and_tallies")])
+    released.set()
+    for thread in threads:
+        thread.join()
+
+    assert recount("SELECT scope, counter, day, links FROM shortener_linkrankbucket") == recount(BUCKETS_BY_DAY)
+    assert recount("SELECT key, value FROM shortener_linktally") == recount(TALLIES)
+    # The short writes waited for the lock's tries (200 ms each), never for the long write's 3 s.
+    assert waits and max(waits) < 1.5, max(waits)
