@@ -191,7 +191,7 @@ SQLITE_BACKFILL = [
 
 
 def add_sqlite_triggers(schema_editor) -> None:
-    # In the migration's transaction: no link is written between the backfill and the triggers.
+    # In a transaction (fill's, or 0016's migration's): no link is written between the backfill and the triggers.
     with schema_editor.connection.cursor() as cursor:
         cursor.execute("DELETE FROM shortener_linktally")
         for statement in SQLITE_BACKFILL + SQLITE_TRIGGERS:
