@@ -107,12 +107,15 @@ def _validate(schema_editor: object, table: str, name: str) -> None:
     )
 
 
-def add_foreign_keys_not_valid(schema_editor: object, table: str) -> None:
+def add_foreign_keys_not_valid(schema_editor: object, table: str, *, then: str | None = None) -> None:
     """Add now the foreign keys of `table` a CreateModel left for the migration's end, NOT VALID, then validate them.
 
     Added at the end (Django's deferred SQL) to a table just filled, a foreign key checks every
     row under a lock that stops writes to the table it references too (0.45 s for 10⁶ daily
-    visits against the links). PostgreSQL, in a migration with `atomic = False`.
+    visits against the links). `then` runs between the two: once the key is there (NOT VALID,
+    it holds for every write from then on), it can remove the rows whose parent went while the
+    table was filled, which would fail the validation. PostgreSQL, in a migration with
+    `atomic = False`.
     """
     if not _concurrently(schema_editor):
         return
@@ -120,6 +123,8 @@ def add_foreign_keys_not_valid(schema_editor: object, table: str) -> None:
     for statement in list(schema_editor.deferred_sql):
         if getattr(statement, "template", None) == template and statement.references_table(table):
             schema_editor.execute(f"{statement} NOT VALID")
+            if then:
+                schema_editor.execute(then)
             schema_editor.execute(
                 f"ALTER TABLE {_quote(schema_editor, table)} VALIDATE CONSTRAINT {statement.parts['name']}"
             )

@@ -61,7 +61,13 @@ def backfill(apps, schema_editor):
             "INSERT INTO shortener_sitedailyvisits (day, visits) SELECT day, COUNT(*) FROM shortener_visit GROUP BY day"
         )
     if connection.vendor == "postgresql":
-        add_foreign_keys_not_valid(schema_editor, "shortener_dailyvisits")
+        # A link deleted since its visits were summed leaves sums of a link that is no more.
+        add_foreign_keys_not_valid(
+            schema_editor,
+            "shortener_dailyvisits",
+            then="DELETE FROM shortener_dailyvisits d "
+            "WHERE NOT EXISTS (SELECT 1 FROM shortener_shortlink l WHERE l.id = d.link_id)",
+        )
         # The live links are counted a batch at a time behind the trigger's watermark, each batch
         # locking the links for a moment only (10⁶ links counted under one lock stopped their
         # writes for 27 s).
