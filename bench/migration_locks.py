@@ -8,7 +8,10 @@ reads pg_locks every 20 ms: for each table, the longest stretch over which the m
 connection held a lock that stops writers (SHARE and stronger: CREATE INDEX, ADD CONSTRAINT
 validating a CHECK, a trigger's creation) or readers too (ACCESS EXCLUSIVE: ALTER TABLE). Rows
 locked by UPDATEs (backfills) are not table locks: a backfill's total time is in `seconds`.
-Seed the database first (bench/scale_seed.py at 10⁶); PostgreSQL only.
+A second connection meanwhile updates one row of the links and of the visits in place (a write
+that changes nothing, each in its own transaction) every 10 ms and keeps the longest it waited:
+what a user's write would have waited, batches of locks included (the sampler sees two locks
+less than 20 ms apart as one stretch). Seed the database first (bench/scale_seed.py at 10⁶); PostgreSQL only.
 """
 
 import argparse
@@ -65,6 +68,34 @@ class LockSampler(threading.Thread):
         modes[mode] = round(max(modes.get(mode, 0.0), seconds), 2)
 
 
+# One row each, written as it is: the triggers run, the counts they keep do not change.
+PROBES = {
+    "shortener_shortlink": "UPDATE shortener_shortlink SET counter = counter "
+    "WHERE id = (SELECT MIN(id) FROM shortener_shortlink)",
+    "shortener_visit": "UPDATE shortener_visit SET day = day WHERE id = (SELECT MIN(id) FROM shortener_visit)",
+}
+
+
+class WriteProbe(threading.Thread):
+    """Writes one row of each probed table every 10 ms; keeps the longest wait per table."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.stop = threading.Event()
+        self.longest: dict[str, float] = {}
+
+    def run(self) -> None:
+        with psycopg.connect(self.url, autocommit=True) as pg:
+            while not self.stop.is_set():
+                for table, statement in PROBES.items():
+                    started = time.monotonic()
+                    pg.execute(statement)
+                    waited = round(time.monotonic() - started, 2)
+                    self.longest[table] = max(self.longest.get(table, 0.0), waited)
+                time.sleep(0.01)
+
+
 def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=PROJECT_DIR, env=env, check=True)
 
@@ -102,14 +133,27 @@ def main() -> None:
             flush=True,
         )
         for name in names:
-            sampler = LockSampler(url)
+            sampler, probe = LockSampler(url), WriteProbe(url)
             sampler.start()
+            probe.start()
             started = time.monotonic()
             manage(env, "migrate", app, name, "--noinput", "-v0")
             seconds = round(time.monotonic() - started, 2)
             sampler.stop.set()
+            probe.stop.set()
             sampler.join()
-            print(json.dumps({"migration": f"{app}.{name}", "seconds": seconds, "locks": sampler.longest}), flush=True)
+            probe.join()
+            print(
+                json.dumps(
+                    {
+                        "migration": f"{app}.{name}",
+                        "seconds": seconds,
+                        "locks": sampler.longest,
+                        "longest_write_wait": probe.longest,
+                    }
+                ),
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

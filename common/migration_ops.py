@@ -11,6 +11,8 @@ partial unique indexes.
 """
 
 import copy
+import time
+from contextlib import contextmanager
 from functools import cached_property
 
 from django.db.migrations.operations import AddConstraint, AddField, AddIndex, RemoveIndex
@@ -103,6 +105,30 @@ def _validate(schema_editor: object, table: str, name: str) -> None:
     schema_editor.execute(
         f"ALTER TABLE {_quote(schema_editor, table)} VALIDATE CONSTRAINT {_quote(schema_editor, name)}"
     )
+
+
+def add_foreign_keys_not_valid(schema_editor: object, table: str, *, then: str | None = None) -> None:
+    """Add now the foreign keys of `table` a CreateModel left for the migration's end, NOT VALID, then validate them.
+
+    Added at the end (Django's deferred SQL) to a table just filled, a foreign key checks every
+    row under a lock that stops writes to the table it references too (0.45 s for 10⁶ daily
+    visits against the links). `then` runs between the two: once the key is there (NOT VALID,
+    it holds for every write from then on), it can remove the rows whose parent went while the
+    table was filled, which would fail the validation. PostgreSQL, in a migration with
+    `atomic = False`.
+    """
+    if not _concurrently(schema_editor):
+        return
+    template = schema_editor.sql_create_fk
+    for statement in list(schema_editor.deferred_sql):
+        if getattr(statement, "template", None) == template and statement.references_table(table):
+            schema_editor.execute(f"{statement} NOT VALID")
+            if then:
+                schema_editor.execute(then)
+            schema_editor.execute(
+                f"ALTER TABLE {_quote(schema_editor, table)} VALIDATE CONSTRAINT {statement.parts['name']}"
+            )
+            schema_editor.deferred_sql.remove(statement)
 
 
 class AddCheckConstraintNotValid(AddConstraint):
@@ -217,3 +243,89 @@ class ReplaceUniqueConstraintConcurrently(Operation):
     @property
     def migration_name_fragment(self) -> str:
         return f"{self.model_name_lower}_{self.constraint.name.lower()}"
+
+
+# --- Counts kept by triggers, filled without a long lock -----------------------------------------
+#
+# A count kept by a trigger (a live-link count, ranking buckets, tallies) must start from a count
+# of the rows already there, with no row written between the counting and the trigger's start,
+# or it is off for good. Counting 10⁶ rows under a lock that stops writers stopped them for
+# 10 to 30 s. Here the trigger starts first, guarded by a watermark: it counts only the rows whose id
+# is at or below it (0: none). Then the rows are counted a batch of ids at a time, each batch in a
+# transaction of its own that locks the table against writers (SHARE ROW EXCLUSIVE, which waits
+# for the writers already under way), counts the rows with ids above the watermark up to the
+# batch's end, and moves the watermark there by replacing the trigger's function. After each
+# commit the counts are exactly those of the rows at or below the watermark: a row there is
+# counted once, by the batch that passed it or by the trigger of the write that changed it; a
+# row above it is counted by neither until a batch passes it. The last batch, taken when no id
+# lies beyond it, counts the rest and installs the function without a guard. The watermark is
+# in the function's text, not a table, so a writer in a REPEATABLE READ transaction sees the
+# current one too (a function's definition is read afresh, not from the transaction's snapshot).
+
+
+# Ids per batch: 10⁴ links are counted in ~0.1 s on an idle machine, the longest a writer waits.
+WATERMARK_BATCH = 10_000
+
+
+def count_behind_a_watermark(schema_editor: object, *, table: str, install, count, batch: int | None = None) -> None:
+    """Start a trigger guarded by a watermark, then count `table`'s rows into its counts a batch at a time.
+
+    `install(cursor, watermark)` creates or replaces the trigger's functions (and the trigger, the
+    first time) counting only rows with `id <= watermark`, or every row when it is None;
+    `count(cursor, above, up_to)` adds to the counts the rows with `above < id <= up_to` (no upper
+    bound when None). PostgreSQL only, in a migration with `atomic = False`.
+    """
+    connection = schema_editor.connection
+    if connection.in_atomic_block:
+        raise RuntimeError("The counts are filled in transactions of their own: set atomic = False on the migration.")
+    batch = batch or WATERMARK_BATCH
+    quoted = _quote(schema_editor, table)
+    watermark = 0
+    with _locked(connection, quoted) as cursor:
+        install(cursor, watermark)
+    while True:
+        with _locked(connection, quoted) as cursor:
+            cursor.execute(f"SELECT MIN(id), MAX(id) FROM {quoted} WHERE id > %s", [watermark])
+            lowest, highest = cursor.fetchone()
+            if lowest is None or highest < lowest + batch:
+                count(cursor, watermark, None)
+                install(cursor, None)
+                return
+            up_to = lowest + batch - 1
+            count(cursor, watermark, up_to)
+            install(cursor, up_to)
+        watermark = up_to
+
+
+# A lock requested waits for the writes under way, and every write that comes after waits behind
+# it: behind a long write (an import), it is given up and asked for again a moment later, so that
+# the writers are never held up longer than this.
+LOCK_WAIT = "1s"
+
+
+@contextmanager
+def _locked(connection: object, quoted_table: str):
+    """A transaction that holds `quoted_table` against writers, asked for until it is had."""
+    from django.db import OperationalError, transaction
+    from psycopg import errors
+
+    while True:
+        locked = False
+        try:
+            with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+                cursor.execute(f"SET LOCAL lock_timeout = '{LOCK_WAIT}'")
+                cursor.execute(f"LOCK TABLE {quoted_table} IN SHARE ROW EXCLUSIVE MODE")
+                cursor.execute("SET LOCAL lock_timeout = 0")
+                locked = True
+                yield cursor
+                return
+        except OperationalError as error:
+            if locked or not isinstance(error.__cause__, errors.LockNotAvailable):
+                raise
+        time.sleep(0.5)
+
+
+def id_range(above: int, up_to: int | None) -> str:
+    """The SQL condition of `count_behind_a_watermark`'s batch (integers only)."""
+    condition = f"id > {int(above)}"
+    return condition if up_to is None else f"{condition} AND id <= {int(up_to)}"

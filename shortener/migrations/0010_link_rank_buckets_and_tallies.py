@@ -12,7 +12,9 @@ drop these triggers first and run add_sqlite_triggers() after (with a fresh back
 tallies stop following the links there (tests/shortener/test_ranking.py then fails).
 """
 
-from django.db import migrations, models
+from django.db import migrations, models, transaction
+
+from common.migration_ops import count_behind_a_watermark, id_range
 
 TRIGGER_BODY = """
 CREATE FUNCTION shortener_link_tallies_{op}() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -77,12 +79,29 @@ SOURCES = {
         "SELECT -1 AS sign, * FROM old_links UNION ALL SELECT 1, * FROM new_links",
     ),
 }
-CREATE = "".join(
-    TRIGGER_BODY.format(op=op, changes=changes)
-    + f"CREATE TRIGGER shortener_link_tallies_{op} AFTER {event} ON shortener_shortlink {referencing} "
+
+
+def functions(body: str, watermark: int | None = None) -> str:
+    """The three trigger functions made from `body`; with a watermark, they count only the links at or below it."""
+    return "".join(
+        body.format(op=op, changes=changes if watermark is None else below(changes, watermark)).replace(
+            "CREATE FUNCTION", "CREATE OR REPLACE FUNCTION", 1
+        )
+        for op, (_, _, changes) in SOURCES.items()
+    )
+
+
+def below(changes: str, watermark: int) -> str:
+    # While the links already there are counted (common.migration_ops.count_behind_a_watermark).
+    return f"SELECT * FROM ({changes}) AS all_changes WHERE id <= {int(watermark)}"
+
+
+TRIGGERS = "".join(
+    f"CREATE TRIGGER shortener_link_tallies_{op} AFTER {event} ON shortener_shortlink {referencing} "
     f"FOR EACH STATEMENT EXECUTE FUNCTION shortener_link_tallies_{op}();\n"
-    for op, (event, referencing, changes) in SOURCES.items()
+    for op, (event, referencing, _) in SOURCES.items()
 )
+CREATE = functions(TRIGGER_BODY) + TRIGGERS
 DROP = "".join(
     f"DROP TRIGGER IF EXISTS shortener_link_tallies_{op} ON shortener_shortlink;\n"
     f"DROP FUNCTION IF EXISTS shortener_link_tallies_{op}();\n"
@@ -111,6 +130,18 @@ BACKFILL = [
     WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND (max_visits IS NULL OR counter < max_visits)
     GROUP BY 1""",
 ]
+# Each statement's key, to add a batch's counts to those of the batches before it.
+BACKFILL_KEYS = ["scope, counter, day", "scope, counter, day", "key"]
+
+
+def add_batch(cursor, backfill: list[str], keys: list[str], above: int, up_to: int | None) -> None:
+    """Add the counts of the links with `above < id <= up_to` to the buckets and tallies (`backfill`'s statements)."""
+    links = f"(SELECT * FROM shortener_shortlink WHERE {id_range(above, up_to)}) AS shortener_shortlink"
+    for statement, key in zip(backfill, keys, strict=True):
+        table, column = statement.split()[2], statement.split("(")[1].split(")")[0].split(", ")[-1]
+        batched = statement.replace("FROM shortener_shortlink", f"FROM {links}")
+        assert batched != statement
+        cursor.execute(f"{batched} ON CONFLICT ({key}) DO UPDATE SET {column} = {table}.{column} + EXCLUDED.{column}")
 
 
 def _sqlite_keys(row: str) -> str:
@@ -160,7 +191,7 @@ SQLITE_BACKFILL = [
 
 
 def add_sqlite_triggers(schema_editor) -> None:
-    # In the migration's transaction: no link is written between the backfill and the triggers.
+    # In a transaction (fill's, or 0016's migration's): no link is written between the backfill and the triggers.
     with schema_editor.connection.cursor() as cursor:
         cursor.execute("DELETE FROM shortener_linktally")
         for statement in SQLITE_BACKFILL + SQLITE_TRIGGERS:
@@ -168,17 +199,26 @@ def add_sqlite_triggers(schema_editor) -> None:
 
 
 def fill(apps, schema_editor):
-    if schema_editor.connection.vendor == "sqlite":
-        add_sqlite_triggers(schema_editor)
+    connection = schema_editor.connection
+    if connection.vendor == "sqlite":
+        with transaction.atomic(using=connection.alias):
+            add_sqlite_triggers(schema_editor)
         return
-    if schema_editor.connection.vendor != "postgresql":
+    if connection.vendor != "postgresql":
         return
-    with schema_editor.connection.cursor() as cursor:
-        # No link may be written between the counting and the triggers' start.
-        cursor.execute("LOCK TABLE shortener_shortlink IN SHARE ROW EXCLUSIVE MODE")
-        for statement in BACKFILL:
-            cursor.execute(statement)
-        cursor.execute(CREATE)
+
+    # The links already there are counted a batch at a time behind the triggers' watermark, each
+    # batch locking the links for a moment only (10⁶ links counted under one lock stopped their
+    # writes for 10 s and more).
+    def install(cursor, watermark: int | None) -> None:
+        cursor.execute(functions(TRIGGER_BODY, watermark))
+        if watermark == 0:
+            cursor.execute(TRIGGERS)
+
+    def count(cursor, above: int, up_to: int | None) -> None:
+        add_batch(cursor, BACKFILL, BACKFILL_KEYS, above, up_to)
+
+    count_behind_a_watermark(schema_editor, table="shortener_shortlink", install=install, count=count)
 
 
 def unfill(apps, schema_editor):
@@ -192,6 +232,10 @@ def unfill(apps, schema_editor):
 
 
 class Migration(migrations.Migration):
+    # The counts are filled in transactions of their own (count_behind_a_watermark); the new
+    # tables are empty until then, so creating them outside one transaction locks nothing in use.
+    atomic = False
+
     dependencies = [
         ("shortener", "0009_link_tags_password_breakdowns"),
     ]

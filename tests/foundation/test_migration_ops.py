@@ -5,8 +5,11 @@ a statement of their own, and build their partial unique indexes CONCURRENTLY (d
 "Upgrading"). The test database was migrated from zero through them: every constraint must be
 validated, every index valid, and the definitions those of the plain operations, under the same
 names (pg_dump --schema-only of a database migrated by the earlier, atomic migrations and of one
-migrated by these was identical when they were rewritten).
+migrated by these was identical when they were rewritten, and again when shortener 0006, 0010 and
+0012 were made to count behind a watermark).
 """
+
+import importlib
 
 import pytest
 from django.db import connection
@@ -73,3 +76,41 @@ def test_the_partial_unique_index_swapped_concurrently_has_the_models_condition(
     for condition in ("deleted_at IS NULL", "expires_at IS NULL", "NOT is_custom", "max_visits IS NULL"):
         assert condition in definition, definition
     assert "password_hash)::text = ''::text" in definition, definition
+
+
+# shortener 0006, 0010 and 0012 start their triggers behind a watermark and count the links
+# already there in batches (common.migration_ops.count_behind_a_watermark): once migrated, each
+# function is the one the migration's last step installs, with no watermark left in it.
+SHORTENER = "shortener.migrations."
+
+
+def function_source(name: str) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT prosrc FROM pg_proc WHERE proname = %s", [name])
+        (source,), *others = cursor.fetchall()
+    assert not others, name
+    return source
+
+
+def body_of(create_function: str) -> str:
+    return create_function.split("$$", 2)[1]
+
+
+def test_the_live_link_count_trigger_counts_every_link_with_no_watermark_left():
+    migration = importlib.import_module(SHORTENER + "0006_daily_visits_live_link_count")
+    assert function_source("shortener_count_live_links") == body_of(migration.LIVE_COUNT_FUNCTION)
+    assert "id >" not in function_source("shortener_count_live_links")
+
+
+@pytest.mark.parametrize("op", ["insert", "delete", "update"])
+def test_the_tally_triggers_are_the_month_buckets_ones_with_no_watermark_left(op):
+    month = importlib.import_module(SHORTENER + "0012_month_rank_buckets_and_day_tallies")
+    changes = month.PREVIOUS.SOURCES[op][2]
+    source = function_source(f"shortener_link_tallies_{op}")
+    assert source == body_of(month.TRIGGER_BODY.format(op=op, changes=changes))
+    assert "id <=" not in source and "date_trunc('month'" in source and "'created:'" in source
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT tgname FROM pg_trigger WHERE tgrelid = 'shortener_shortlink'::regclass AND NOT tgisinternal"
+        )
+        assert {name for (name,) in cursor.fetchall()} >= {"shortener_count_live_links", f"shortener_link_tallies_{op}"}
