@@ -56,8 +56,17 @@ def test_no_constraint_is_left_unvalidated_and_no_index_invalid():
         ("reports_report_analysis_run_check", "CHECK ((analysis_run >= 0))"),
         ("reports_report_score_seo_check", "CHECK ((score_seo >= 0))"),
         ("reports_report_score_miscellaneous_check", "CHECK ((score_miscellaneous >= 0))"),
+        # Issue 46 and 47's counters and fields on the large tables.
+        ("shortener_shortlink_imported_visits_check", "CHECK ((imported_visits >= 0))"),
+        ("shortener_shortlink_redirect_status_check", "CHECK ((redirect_status >= 0))"),
+        ("pastes_paste_file_count_check", "CHECK ((file_count >= 0))"),
+        ("pastes_paste_attachment_count_check", "CHECK ((attachment_count >= 0))"),
         # The named CHECKs of the models.
         ("shortener_shortlink_max_visits_min", "CHECK (((max_visits IS NULL) OR (max_visits >= 1)))"),
+        (
+            "shortener_shortlink_redirect_status_valid",
+            "CHECK (((redirect_status IS NULL) OR (redirect_status = ANY (ARRAY[301, 302, 307, 308]))))",
+        ),
         ("reports_report_score_range", "CHECK (((score IS NULL) OR (score <= 100)))"),
         (
             "reports_report_status_valid",
@@ -71,8 +80,12 @@ def test_the_checks_added_without_a_long_lock_are_validated_and_as_the_plain_ope
 
 
 def test_the_partial_unique_index_swapped_concurrently_has_the_models_condition():
-    definition = index_definition("shortener_shortlink_owner_url_uniq")
-    assert definition.startswith("CREATE UNIQUE INDEX shortener_shortlink_owner_url_uniq ON public.shortener_shortlink")
+    # shortener 0009 swapped it concurrently; 0018 (several domains) rebuilt it, concurrently too, with the domain.
+    definition = index_definition("shortener_shortlink_owner_domain_url_uniq")
+    assert definition.startswith(
+        "CREATE UNIQUE INDEX shortener_shortlink_owner_domain_url_uniq ON public.shortener_shortlink"
+    )
+    assert "(owner_id, domain, url_digest)" in definition, definition
     for condition in ("deleted_at IS NULL", "expires_at IS NULL", "NOT is_custom", "max_visits IS NULL"):
         assert condition in definition, definition
     assert "password_hash)::text = ''::text" in definition, definition
