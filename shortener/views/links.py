@@ -2,7 +2,7 @@
 
 from django.conf import settings
 from django.contrib import messages as flash
-from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 
 from common.bots import is_preview_bot_request
@@ -17,7 +17,7 @@ from shortener.services.admin_mode import is_admin
 from shortener.services.anonymous import check_anonymous_shortening
 from shortener.services.editing import clean_password, clean_tags, password_hash, set_tags
 from shortener.services.lifetime import clean_expires_at, clean_max_visits
-from shortener.services.links import clean_custom, clean_url, link_create
+from shortener.services.links import RESERVED_CODES, clean_custom, clean_url, link_create
 from shortener.services.options import clean_options, non_default
 from shortener.throttling import CreateThrottle, enforce
 from shortener.views.base import (
@@ -145,6 +145,10 @@ def follow(request: HttpRequest, code: str, extra_path: str = "") -> HttpRespons
     written during the request.
     """
     domain = domains.request_domain(request)
+    if extra_path and code.lower() in RESERVED_CODES:
+        # /admin/login/ on a short domain's host is no short URL (a reserved word is never a code):
+        # the site's plain 404, as before links could forward a path.
+        raise Http404
     link = fastpath.resolve(domain, code)
     if link is None:
         message = messages.LINK_UNKNOWN
