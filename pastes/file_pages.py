@@ -13,11 +13,10 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods
 
-from common.bots import is_bot_request
-from pastes import revisions, services
-from pastes.errors import PasteNotFound, PastesError
+from pastes import revisions
+from pastes.errors import PastesError
 from pastes.files import paste_files, zip_chunks
-from pastes.pages import NOT_FOUND, _readable, _reader
+from pastes.pages import NOT_FOUND, _readable, _reader, counted_download_read
 
 CURRENT = "current"
 
@@ -26,25 +25,10 @@ def _not_found(request: HttpRequest, message: str = NOT_FOUND) -> HttpResponse:
     return render(request, "error.html", {"status": 404, "message": message}, status=404)
 
 
-def _counted(request: HttpRequest, paste_id: str):
-    """The paste for a download, counted as a read like /download (never burning: _readable refuses those)."""
-    paste = _readable(request, paste_id)
-    if isinstance(paste, HttpResponse):
-        add_never_cache_headers(paste)
-        return paste
-    reader = _reader(request)
-    if request.method == "GET" and not paste.is_owned_by(reader):
-        try:
-            paste = services.paste_read(paste_id=paste.id, reader=reader, robot=is_bot_request(request), unlocked=True)
-        except PasteNotFound:
-            return _not_found(request)
-    return paste
-
-
 @require_http_methods(["GET", "HEAD"])
 def download_file(request: HttpRequest, paste_id: str, number: int) -> HttpResponse:
     """File `number` (from 1) as an attachment under its own filename."""
-    paste = _counted(request, paste_id)
+    paste = counted_download_read(request, paste_id)
     if isinstance(paste, HttpResponse):
         return paste
     files = paste_files(paste)
@@ -61,7 +45,7 @@ def download_file(request: HttpRequest, paste_id: str, number: int) -> HttpRespo
 @require_http_methods(["GET", "HEAD"])
 def download_zip(request: HttpRequest, paste_id: str) -> HttpResponse:
     """Every file in one zip, made while it is sent (pastes.files.zip_chunks)."""
-    paste = _counted(request, paste_id)
+    paste = counted_download_read(request, paste_id)
     if isinstance(paste, HttpResponse):
         return paste
     files = paste_files(paste)

@@ -335,9 +335,9 @@ def fork(request: HttpRequest, paste_id: str) -> HttpResponse:
     return _form_page(request, form, title=f"Fork “{paste.name}”", paste=None)
 
 
-@require_http_methods(["GET", "HEAD"])
-def download(request: HttpRequest, paste_id: str) -> HttpResponse:
-    """The content as a file named after the paste; a read like the raw text (counted, never burning here)."""
+def counted_download_read(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:
+    """The paste for a download (the whole paste, a file, the zip), counted as a read like the raw
+    text (never burning: _readable refuses those); or the page that says why not."""
     paste = _readable(request, paste_id)
     if isinstance(paste, HttpResponse):
         add_never_cache_headers(paste)
@@ -348,6 +348,15 @@ def download(request: HttpRequest, paste_id: str) -> HttpResponse:
             paste = services.paste_read(paste_id=paste.id, reader=reader, robot=is_bot_request(request), unlocked=True)
         except PasteNotFound:
             return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
+    return paste
+
+
+@require_http_methods(["GET", "HEAD"])
+def download(request: HttpRequest, paste_id: str) -> HttpResponse:
+    """The content as a file named after the paste; a read like the raw text (counted, never burning here)."""
+    paste = counted_download_read(request, paste_id)
+    if isinstance(paste, HttpResponse):
+        return paste
     response = HttpResponse(paste.content, content_type="text/plain; charset=utf-8")
     response["Content-Disposition"] = content_disposition_header(True, download_name(paste))
     add_never_cache_headers(response)

@@ -222,11 +222,11 @@ class Server(LoggedProcess):
 
 
 @contextmanager
-def two_servers(env: dict[str, str], *, workers: int) -> Iterator[tuple[Server, Server]]:
+def two_servers(env: dict[str, str], *, workers: int, ready_timeout: float = 30) -> Iterator[tuple[Server, Server]]:
     """Two servers of the same service, as on two machines behind a load balancer; both stopped at the end."""
-    first = Server(env, workers=workers)
+    first = Server(env, workers=workers, ready_timeout=ready_timeout)
     try:
-        second = Server(env, workers=workers)
+        second = Server(env, workers=workers, ready_timeout=ready_timeout)
     except BaseException:
         first.stop()
         raise

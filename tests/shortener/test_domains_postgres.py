@@ -10,7 +10,7 @@ from shortener.errors import Failure
 from shortener.models import ApiKey, ShortLink
 from shortener.services.links import link_create, link_delete
 from tests.concurrency import run_concurrently
-from tests.servers import Server, served_database_url, server_env
+from tests.servers import served_database_url, server_env, two_servers
 from tests.shortener.factories import ShortLinkFactory, UserFactory
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
@@ -92,18 +92,8 @@ def servers(django_db_setup, django_db_blocker):
         SHORTENER_DOMAINS="sho.rt,two.rt",
         ALLOWED_HOSTS="127.0.0.1,localhost,sho.rt,two.rt",
     )
-    # Built here rather than with two_servers(), to give each a longer start on a loaded machine.
-    first = Server(env, workers=2, ready_timeout=120)
-    try:
-        second = Server(env, workers=2, ready_timeout=120)
-    except BaseException:
-        first.stop()
-        raise
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
+    with two_servers(env, workers=2, ready_timeout=120) as both:  # a long start on a loaded machine
+        yield both
 
 
 def get(url: str, host: str) -> httpx.Response:

@@ -11,7 +11,7 @@ from django.db import connection
 from shortener.models import ShortLink, VisitBreakdown
 from shortener.rules import FALLBACK, clean_rules, rule_key
 from tests.polling import eventually
-from tests.servers import Server, served_database_url, server_env
+from tests.servers import Server, served_database_url, server_env, two_servers
 from tests.shortener.factories import ShortLinkFactory
 from tests.shortener.test_rules import ANDROID, FIREFOX, IPHONE, THREE_RULES
 
@@ -21,17 +21,8 @@ pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 @pytest.fixture(scope="module")
 def servers(django_db_setup, django_db_blocker):
     env = server_env(served_database_url(connection), SHORTENER_VISIT_FLUSH_SECONDS="0.5")
-    first = Server(env, workers=2, ready_timeout=120)
-    try:
-        second = Server(env, workers=2, ready_timeout=120)
-    except BaseException:
-        first.stop()
-        raise
-    try:
-        yield first, second
-    finally:
-        first.stop()
-        second.stop()
+    with two_servers(env, workers=2, ready_timeout=120) as both:  # a long start on a loaded machine
+        yield both
 
 
 def visit(server: Server, path: str, agent: str, visitor: str) -> str:
