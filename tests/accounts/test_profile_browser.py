@@ -39,7 +39,7 @@ def test_upload_an_avatar_then_delete_the_account_on_a_phone_in_dark_mode(browse
 
     assert page.get_by_text("Your profile is saved.").is_visible()
     avatar = page.get_by_role("img", name="Your current avatar")
-    assert avatar.evaluate("img => img.complete && img.naturalWidth") == 256
+    assert avatar.evaluate("img => img.decode().then(() => img.naturalWidth)") == 256  # once it has loaded
     assert PasteProfile.objects.get(user=user).bio == "Pastes about birds."
     assert overflow(page) == 0
 
