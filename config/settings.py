@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.ShortenerHostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session (the language cookie), before CommonMiddleware (Django's documented order).
+    "common.locale.ReaderLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -113,6 +115,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.csp",
@@ -358,7 +361,15 @@ MFA_FORMS = {"authenticate": "accounts.two_factor.AuthenticateForm"}
 
 # --- Internationalisation, static files -----------------------------------
 
-LANGUAGE_CODE = "en-us"
+LANGUAGE_CODE = "en"
+# The languages pages are offered in (complete catalogs: locale/ and each app's locale/);
+# LANGUAGES=en,fr narrows them. The APIs answer in English whatever is chosen (common/locale.py).
+_LANGUAGE_NAMES = {"en": "English", "fr": "Français", "de": "Deutsch", "es": "Español"}
+_unknown_languages = set(env_list("LANGUAGES")) - set(_LANGUAGE_NAMES)
+if _unknown_languages:
+    raise ImproperlyConfigured(f"LANGUAGES names {sorted(_unknown_languages)}; known: {list(_LANGUAGE_NAMES)}")
+LANGUAGES = [(code, _LANGUAGE_NAMES[code]) for code in env_list("LANGUAGES", list(_LANGUAGE_NAMES))]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
