@@ -3,15 +3,16 @@
     DATABASE_URL=postgres://…/seeded python -m bench.migration_locks shortener:0005 reports:0003 pastes:0003
 
 For each APP:FROM given, every migration of APP from FROM on is first reverted (migrate APP FROM-1),
-then applied again one at a time, as an instance upgrading through them would, while a sampler
-reads pg_locks every 20 ms: for each table, the longest stretch over which the migration's
-connection held a lock that stops writers (SHARE and stronger: CREATE INDEX, ADD CONSTRAINT
-validating a CHECK, a trigger's creation) or readers too (ACCESS EXCLUSIVE: ALTER TABLE). Rows
-locked by UPDATEs (backfills) are not table locks: a backfill's total time is in `seconds`.
-A second connection meanwhile updates one row of the links and of the visits in place (a write
-that changes nothing, each in its own transaction) every 10 ms and keeps the longest it waited:
-what a user's write would have waited, batches of locks included (the sampler sees two locks
-less than 20 ms apart as one stretch). Seed the database first (bench/scale_seed.py at 10⁶); PostgreSQL only.
+then applied again one at a time (APP:FROM:TO stops after TO), as an instance upgrading through
+them would, while a sampler reads pg_locks every 20 ms: for each table, the longest stretch over
+which the migration's connection held a lock that stops writers (SHARE and stronger: CREATE
+INDEX, ADD CONSTRAINT validating a CHECK, a trigger's creation) or readers too (ACCESS EXCLUSIVE:
+ALTER TABLE). Rows locked by UPDATEs (backfills) are not table locks: a backfill's total time is
+in `seconds`. A second connection meanwhile updates one row of the links, the visits, the pastes
+and the reports in place (a write that changes nothing, each in its own transaction) every 10 ms
+and keeps the longest it waited: what a user's write would have waited, batches of locks included
+(the sampler sees two locks less than 20 ms apart as one stretch). Seed the database first
+(bench/scale_seed.py at 10⁶); PostgreSQL only.
 """
 
 import argparse
@@ -73,6 +74,8 @@ PROBES = {
     "shortener_shortlink": "UPDATE shortener_shortlink SET counter = counter "
     "WHERE id = (SELECT MIN(id) FROM shortener_shortlink)",
     "shortener_visit": "UPDATE shortener_visit SET day = day WHERE id = (SELECT MIN(id) FROM shortener_visit)",
+    "pastes_paste": "UPDATE pastes_paste SET views = views WHERE id = (SELECT MIN(id) FROM pastes_paste)",
+    "reports_report": "UPDATE reports_report SET score = score WHERE id = (SELECT MIN(id) FROM reports_report)",
 }
 
 
@@ -100,9 +103,9 @@ def manage(env: dict[str, str], *args: str) -> None:
     subprocess.run([sys.executable, "manage.py", *args], cwd=PROJECT_DIR, env=env, check=True)
 
 
-def migrations_from(app: str, first: str) -> list[str]:
+def migrations_from(app: str, first: str, last: str = "9999") -> list[str]:
     names = sorted(p.stem for p in (PROJECT_DIR / app / "migrations").glob("0*.py"))
-    return [name for name in names if name[:4] >= first]
+    return [name for name in names if first <= name[:4] <= last]
 
 
 def row_counts(url: str) -> dict[str, int]:
@@ -116,14 +119,16 @@ def row_counts(url: str) -> dict[str, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("starts", nargs="+", help="APP:NNNN, the first migration of APP to measure")
+    parser.add_argument(
+        "starts", nargs="+", help="APP:NNNN, the first migration of APP to measure (APP:NNNN:MMMM: stop after MMMM)"
+    )
     args = parser.parse_args()
     url = os.environ["DATABASE_URL"]
     env = {**os.environ, "PGAPPNAME": APPLICATION_NAME}
     print(json.dumps({"rows": row_counts(url)}), flush=True)
     for start in args.starts:
-        app, first = start.split(":")
-        names = migrations_from(app, first)
+        app, first, *last = start.split(":")
+        names = migrations_from(app, first, *last)
         started = time.monotonic()
         manage(env, "migrate", app, f"{int(first) - 1:04d}", "--noinput", "-v0")
         print(

@@ -6,6 +6,7 @@ from types import SimpleNamespace
 import pytest
 from django.apps import apps
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from reports.models import Report
 from tests.reports.factories import SAMPLE_RESULTS, ReportFactory
@@ -47,7 +48,8 @@ def test_scores_are_filled_in_batches_each_committed_on_its_own(monkeypatch):
     assert [Report.objects.get(pk=report.pk).scores["seo"] for report in reports] == [50] * 5
 
 
-rescore = importlib.import_module("reports.migrations.0016_seo_accessibility_scores_like_lighthouse").rescore
+rescore_migration = importlib.import_module("reports.migrations.0016_seo_accessibility_scores_like_lighthouse")
+rescore = rescore_migration.rescore
 
 
 def test_seo_and_accessibility_scores_stored_before_are_made_again_like_lighthouses():
@@ -72,7 +74,7 @@ def test_seo_and_accessibility_scores_stored_before_are_made_again_like_lighthou
     report = ReportFactory(results=results, score_seo=90, score_accessibility=100, score_security=99)
     queued = ReportFactory(score=None, result="", results={}, generated_at=None, status=Report.Status.QUEUED)
 
-    rescore(apps, None)
+    rescore(apps, SCHEMA_EDITOR)
 
     # seo: title passes, description and language (medium, 1 each) fail: 1 of 3. accessibility:
     # document-title (7) and link-name (7) pass, html-has-lang (7) fails, no buttons: 14 of 21.
@@ -84,3 +86,16 @@ def test_seo_and_accessibility_scores_stored_before_are_made_again_like_lighthou
         "miscellaneous": None,
     }
     assert set(Report.objects.get(pk=queued.pk).scores.values()) == {None}
+
+
+def test_rescoring_goes_in_batches_each_committed_and_writes_only_what_changed(monkeypatch):
+    monkeypatch.setattr(rescore_migration, "BATCH", 2)  # five reports: three batches, the last one short
+    stale = ReportFactory.create_batch(3, results=SAMPLE_RESULTS, score_seo=90)
+    current = ReportFactory.create_batch(2, results=SAMPLE_RESULTS, score_seo=50)
+
+    with CaptureQueriesContext(connection) as queries:
+        rescore(apps, SCHEMA_EDITOR)
+
+    assert [Report.objects.get(pk=report.pk).scores["seo"] for report in stale + current] == [50] * 5
+    # Batches (stale, stale), (stale, current), (current): the last one has nothing to write.
+    assert len([query for query in queries if query["sql"].startswith("UPDATE")]) == 2
