@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
-from django.db.models import QuerySet, Sum
+from django.db.models import Sum
 from django.utils.text import slugify
 from drf_spectacular.utils import extend_schema_field
 from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
@@ -245,18 +245,12 @@ def store_more_files(paste: Paste, files: list[dict], *, replacing: bool) -> Non
     )
 
 
-def owner_extra_rows(owner: Any, *, excluding: Paste | None = None) -> tuple[QuerySet, QuerySet]:
-    """The rows that hold what the owner stores beyond their pastes' first files: files 2… and kept revisions."""
+def owner_extra_chars(owner: Any, *, excluding: Paste | None = None) -> int:
+    """Characters the owner stores beyond their pastes' first files: files 2… and kept revisions."""
     more = PasteFile.objects.filter(paste__owner=owner)
     revisions = PasteRevision.objects.filter(paste__owner=owner, files__isnull=False)
     if excluding is not None:
         more, revisions = more.exclude(paste_id=excluding.pk), revisions.exclude(paste_id=excluding.pk)
-    return more, revisions
-
-
-def owner_extra_chars(owner: Any, *, excluding: Paste | None = None) -> int:
-    """Characters the owner stores beyond their pastes' first files: files 2… and kept revisions."""
-    more, revisions = owner_extra_rows(owner, excluding=excluding)
     return (more.aggregate(total=Sum("content_chars"))["total"] or 0) + (
         revisions.aggregate(total=Sum("size"))["total"] or 0
     )

@@ -39,6 +39,7 @@ class Names:
 
     def __init__(self) -> None:
         self.names: dict[str, str] = {}
+        self.pastes: set[str] = set()  # the paste ids seen: only these are renamed in text
 
     def name(self, kind: str, value: object) -> str:
         return self.names.setdefault(f"{kind}:{value}", f"<{kind} {sum(k.startswith(kind) for k in self.names)}>")
@@ -64,8 +65,6 @@ class Names:
         text = re.sub(r"\b(after|before)=([A-Za-z0-9_-]+)", self.cursor, text)
         text = re.sub(r"/api/v1/reports/(\d+)", lambda m: "/api/v1/reports/" + self.name("report", m[1]), text)
         return PASTE_ID.sub(lambda m: self.name("paste", m[0]) if m[0] in self.pastes else m[0], text)
-
-    pastes: set[str] = set()
 
 
 def _answer(names: Names, response) -> dict:
@@ -239,7 +238,6 @@ def _stats(names: Names, user) -> dict:
 
 def test_optimised_endpoints_answer_as_before(user, other_user):
     names = Names()
-    names.pastes = set()
     with time_machine.travel(NOW, tick=False):
         answers = {**_reports(names, user, other_user), **_pastes(names, user, other_user), **_stats(names, user)}
     if os.environ.get("OPTIMISED_ANSWERS_DUMP"):
