@@ -30,7 +30,7 @@ from pastes.errors import (
     QuotaExceeded,
     WrongPassword,
 )
-from pastes.models import Paste, PasteProfile, generate_paste_id, is_paste_id
+from pastes.models import Paste, PasteFile, PasteProfile, PasteRevision, generate_paste_id, is_paste_id
 
 ID_ATTEMPTS = 5
 
@@ -55,13 +55,43 @@ def _check_quota(
     longer count.
     """
     profile = _lock_profile(owner)
-    Paste.objects.filter(owner=owner).expired(now).delete()
-    pastes = Paste.objects.filter(owner=owner)
-    if excluding is not None:
-        pastes = pastes.exclude(pk=excluding.pk)
-    needed = pastes.total_chars() + paste_files_module.owner_extra_chars(owner, excluding=excluding) + added_chars
+    stored, any_expired = _stored_chars(owner, now=now, excluding=excluding)
+    if any_expired:
+        Paste.objects.filter(owner=owner).expired(now).delete()
+        stored, _ = _stored_chars(owner, now=now, excluding=excluding)
+    needed = stored + added_chars
     if grows and needed > profile.max_paste_chars:
         raise QuotaExceeded(limit=profile.max_paste_chars, needed=needed)
+
+
+PASTES = Paste._meta.db_table
+# What the owner stores (pastes, files 2…, kept revisions), and whether any of their pastes has
+# expired, in one statement: the same sums as Paste.total_chars() and files.owner_extra_chars().
+# Raw SQL: built through the ORM, its subqueries cost more Python than the three queries it replaces.
+STORED_CHARS_SQL = f"""SELECT
+ (SELECT COALESCE(SUM(content_chars), 0) FROM {PASTES} WHERE owner_id = %(owner)s AND id <> %(excluding)s),
+ (SELECT COALESCE(SUM(f.content_chars), 0) FROM {PasteFile._meta.db_table} f JOIN {PASTES} p ON p.id = f.paste_id
+  WHERE p.owner_id = %(owner)s AND f.paste_id <> %(excluding)s),
+ (SELECT COALESCE(SUM(r.size), 0) FROM {PasteRevision._meta.db_table} r JOIN {PASTES} p ON p.id = r.paste_id
+  WHERE r.files IS NOT NULL AND p.owner_id = %(owner)s AND r.paste_id <> %(excluding)s),
+ EXISTS (SELECT 1 FROM {PASTES} WHERE owner_id = %(owner)s AND expires_at <= %(now)s)"""
+
+
+def _stored_chars(owner: AbstractBaseUser, *, now: datetime, excluding: Paste | None) -> tuple[int, bool]:
+    """The characters the owner stores (less `excluding` and its files and revisions), and whether
+    any of their pastes has expired: one query where there were four. Read after the profile's
+    lock is taken, in a statement of its own: a statement that waited for the lock would sum
+    from a snapshot taken before it."""
+    params = {
+        "owner": owner.pk,
+        # No paste has an empty id (generate_paste_id), so "" excludes nothing.
+        "excluding": excluding.pk if excluding is not None else "",
+        "now": connection.ops.adapt_datetimefield_value(now),
+    }
+    with connection.cursor() as cursor:
+        cursor.execute(STORED_CHARS_SQL, params)
+        pastes_chars, files_chars, revisions_chars, any_expired = cursor.fetchone()
+    return int(pastes_chars) + int(files_chars) + int(revisions_chars), bool(any_expired)
 
 
 def paste_create(

@@ -21,12 +21,12 @@ At a million reports (docs/scale.md):
 """
 
 import math
+from urllib import parse
 
 from django.db.models import QuerySet
 from rest_framework.pagination import BasePagination
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
 from common.paging import (
@@ -56,6 +56,7 @@ class LaravelPagination(BasePagination):
 
     def paginate_queryset(self, queryset: QuerySet, request: Request, view: APIView | None = None) -> list:
         self.request = request
+        self._url_parts = None  # _page_url's parsed URL
         per_page = _int_or_none(request.query_params.get(self.per_page_query_param))
         self.per_page = per_page if per_page in PER_PAGE_CHOICES else DEFAULT_PER_PAGE
         page = _int_or_none(request.query_params.get(self.page_query_param))
@@ -109,13 +110,18 @@ class LaravelPagination(BasePagination):
         )
 
     def _page_url(self, page: int, **cursor: str | None) -> str:
-        url = self.request.build_absolute_uri()
-        for name in ("after", "before"):
-            url = remove_query_param(url, name)
-        for name, token in cursor.items():
-            if token:
-                url = replace_query_param(url, name, token)
-        return replace_query_param(url, self.page_query_param, page)
+        """The request's URL for `page` (and a cursor), its parameters sorted, as DRF's
+        replace_query_param() writes it: the URL is parsed once per list, not once per change."""
+        if self._url_parts is None:
+            scheme, netloc, path, query, fragment = parse.urlsplit(self.request.build_absolute_uri())
+            kept = parse.parse_qs(query, keep_blank_values=True)
+            for name in ("after", "before"):
+                kept.pop(name, None)
+            self._url_parts = (scheme, netloc, path, fragment, kept)
+        scheme, netloc, path, fragment, kept = self._url_parts
+        tokens = {name: [token] for name, token in cursor.items() if token}
+        query = {**kept, **tokens, self.page_query_param: [str(page)]}
+        return parse.urlunsplit((scheme, netloc, path, parse.urlencode(sorted(query.items()), doseq=True), fragment))
 
     def get_paginated_response_schema(self, schema: dict) -> dict:
         nullable_url = {"type": "string", "format": "uri", "nullable": True}

@@ -22,7 +22,7 @@ from collections import Counter
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from django.db.models import Sum
+from django.db import connection
 from django.http import HttpRequest
 
 from common.http import client_ip
@@ -163,17 +163,23 @@ def bot_name(user_agent: str) -> str:
     return browser
 
 
+BREAKDOWN_SQL = (
+    f"SELECT dimension, name, SUM(visits) FROM {VisitBreakdown._meta.db_table}"
+    " WHERE link_id = %s AND day >= %s AND day <= %s GROUP BY dimension, name"
+)
+
+
 def link_breakdowns(link_id: int, first: datetime.date, last: datetime.date) -> dict[str, list[dict]]:
     """Each dimension's `[{name, visits}]` over the days first..last, most first, and the bots apart.
 
     Reads the per-day rows (at most days times names of the link), never the visits.
     """
-    rows = (
-        VisitBreakdown.objects.filter(link_id=link_id, day__gte=first, day__lte=last)
-        .values_list("dimension", "name")
-        .annotate(total=Sum("visits"))
-        .order_by()
-    )
+    # Raw SQL, as link_by_code: the ORM built this query in as much CPU time as the rest of the
+    # statistics' JSON took. The same statement as values_list().annotate(Sum) made.
+    ops = connection.ops
+    with connection.cursor() as cursor:
+        cursor.execute(BREAKDOWN_SQL, [link_id, ops.adapt_datefield_value(first), ops.adapt_datefield_value(last)])
+        rows = [(dimension, name, int(total)) for dimension, name, total in cursor.fetchall()]
     totals: dict[str, Counter[str]] = {dimension: Counter() for dimension in (*DIMENSIONS, BOTS)}
     for dimension, name, total in rows:
         if dimension == AGENTS:

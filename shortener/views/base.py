@@ -53,9 +53,12 @@ def lifetime_fields(link: ShortLink) -> dict[str, int]:
     return fields
 
 
-def live_link(request: HttpRequest, code: str) -> ShortLink:
-    """The link behind `code`, or a 404 Failure when it is unknown or deleted (an expired one is kept)."""
-    link = link_by_code(code, domains.request_domain(request))
+def live_link(request: HttpRequest, code: str, *, with_tags: bool = False) -> ShortLink:
+    """The link behind `code`, or a 404 Failure when it is unknown or deleted (an expired one is kept).
+
+    `with_tags`: extra_fields() will read its tags, which then come in the same query.
+    """
+    link = link_by_code(code, domains.request_domain(request), with_tags=with_tags)
     if link is None or link.is_deleted:
         message = messages.LINK_GONE if link else messages.LINK_UNKNOWN
         raise Failure(message.format(short=short_url(request, code)), 404)
@@ -66,7 +69,8 @@ def extra_fields(link: ShortLink) -> dict[str, object]:
     """`tags`, `protected`, `disabled`, `imported_visits` and `domain` for JSON answers, only when
     they apply (Lstu's shape otherwise)."""
     fields: dict[str, object] = {}
-    tags = sorted(tag.name for tag in link.tags.all())
+    names = getattr(link, "tag_names", None)
+    tags = sorted(names if names is not None else (tag.name for tag in link.tags.all()))
     if tags:
         fields["tags"] = tags
     if link.password_hash:

@@ -249,7 +249,7 @@ def date_range(request: HttpRequest) -> tuple[datetime.date, datetime.date]:
 # Lstu answers JSON here whatever the client asks; a browser asking for a page gets one.
 @endpoint("GET", "HEAD", json_by_default=True)
 def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
-    link = live_link(request, code)
+    link = live_link(request, code, with_tags=True)
     short = short_url(request, code)
     first, last = date_range(request)
     breakdowns = link_breakdowns(link.pk, first, last)
