@@ -123,3 +123,24 @@ def test_a_rendering_stuck_on_a_browser_the_memory_watch_killed_ends_at_once_wit
     finally:
         released.set()
     assert time.monotonic() - started < rendering.KILLED_GRACE + 5  # not the 30 s + 40 s of grace
+
+
+@pytest.mark.skipif(not rendering.chromium_installed(), reason="needs Chromium")
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="a kernel with autogroups")
+def test_the_browsers_sessions_get_the_lowest_autogroup_niceness_at_idle_priority(settings):
+    # With Linux's autogroups SCHED_IDLE only ranks Chromium within the session Playwright starts it in.
+    from common.priority import autogroup_nice
+
+    settings.REPORTS_RENDER_PRIORITY = "idle"
+    ours = autogroup_nice(os.getpid())
+    renderer = rendering._Renderer()
+    try:
+        renderer.browser()
+        browser = rendering._find_browser(renderer.marker)
+        tree = rendering.process_tree(browser)
+
+        assert os.getsid(browser) != os.getsid(0)
+        assert {autogroup_nice(pid) for pid in tree} == {19}
+        assert autogroup_nice(os.getpid()) == ours
+    finally:
+        renderer.close_browser()
