@@ -104,7 +104,7 @@ def main() -> int:
     python = pinnwand_python()
     ours_url, peer_url = args.database_url, f"{args.database_url}_pinnwand"
     env = service_env(ours_url)
-    peer_env = {"PATH": os.environ.get("PATH", ""), "PINNWAND_DATABASE_URI": sqlalchemy_url(peer_url)}
+    peer_env = {"PATH": os.environ["PATH"], "PINNWAND_DATABASE_URI": sqlalchemy_url(peer_url)}
     wrk = {"duration": args.duration, "connections": args.connections, "threads": 4, "script": "paths.lua"}
     with tempfile.TemporaryDirectory() as tmp:
         content_file = Path(tmp) / "content.py"
