@@ -69,8 +69,9 @@ def sqlalchemy_url(url: str) -> str:
 @contextmanager
 def pinnwand_server(python: Path, *, port: int, env: dict[str, str]):
     command = [str(python), str(PROJECT_DIR / "bench" / "peers_pinnwand.py"), "serve", str(port), str(PROCESSES)]
-    # A session of its own, so that stopping it stops the processes it forked.
-    process = subprocess.Popen(command, env=env, start_new_session=True)
+    # A process group of its own, so that stopping it stops the processes it forked; not a session
+    # of its own: with Linux's autogroups wrk's niceness must rank it below pinnwand as below ours.
+    process = subprocess.Popen(command, env=env, process_group=0)
     try:
         wait_until_up(f"http://127.0.0.1:{port}/", process)
         yield process
