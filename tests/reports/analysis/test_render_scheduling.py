@@ -134,13 +134,19 @@ def test_the_browsers_sessions_get_the_lowest_autogroup_niceness_at_idle_priorit
     settings.REPORTS_RENDER_PRIORITY = "idle"
     ours = autogroup_nice(os.getpid())
     renderer = rendering._Renderer()
-    try:
+
+    def launch_and_look() -> tuple[int, set[int | None]]:  # in the renderer's thread, as a rendering is
         renderer.browser()
         browser = rendering._find_browser(renderer.marker)
-        tree = rendering.process_tree(browser)
+        return browser, {autogroup_nice(pid) for pid in rendering.process_tree(browser)}
+
+    try:
+        ok, answer = renderer.run(launch_and_look).get(timeout=60)
+        assert ok, answer
+        browser, nices = answer
 
         assert os.getsid(browser) != os.getsid(0)
-        assert {autogroup_nice(pid) for pid in tree} == {19}
+        assert nices == {19}
         assert autogroup_nice(os.getpid()) == ours
     finally:
-        renderer.close_browser()
+        renderer.close(timeout=10)
