@@ -11,7 +11,7 @@ WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
 WEB_THREADS ?= 4
 export DJANGO_SETTINGS_MODULE := config.settings
 
-.PHONY: run test lint pytest bench bench-scale clean
+.PHONY: run test lint pytest bench bench-scale bench-peers clean
 
 # Resolved only when a venv has to be made, so an existing .venv needs no interpreter search.
 $(VENV)/bin/python:
@@ -79,6 +79,10 @@ bench: $(VENV)/.installed-dev
 # Every endpoint at 10^3 and 10^6 rows (PostgreSQL) and 10^5 (SQLite): bench/scale.py, bench/README.md.
 bench-scale: $(VENV)/.installed-dev
 	$(PY) -m bench.scale $(BENCH_ARGS)
+
+# Our paste read next to pinnwand's (PyPI, in a venv of its own), both on PostgreSQL with two processes.
+bench-peers: $(VENV)/.installed-dev
+	$(PY) -m bench.peers $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) staticfiles db.sqlite3 db.sqlite3-shm db.sqlite3-wal .demo_keys

@@ -1,12 +1,14 @@
-"""HTTP benchmarks of every hot path, each also given as a ratio to a bare WSGI floor.
+"""HTTP benchmarks of every hot path, each also given as a ratio to a bare WSGI floor and to its own.
 
     make bench                      # or: .venv/bin/python -m bench.run [--duration 10] [--json out.json]
 
 Starts the service with its production server and settings on a fresh PostgreSQL database
 (or SQLite, as make run serves, with --database-url sqlite:////path; Redis too when REDIS_URL
 is set), seeds it, starts the floor app with the same server and
-worker count, drives each scenario with wrk over loopback and prints a table. After the
-redirect scenario it checks that the visit counters equal the unique visits wrk made.
+worker count, drives each scenario with wrk over loopback and prints a table. The scenarios of
+issue 51 also have a semantic floor (bench/semantic_floor.py: the endpoint's own SQL and JSON
+in a bare app), measured right after the scenario. After the redirect scenario it checks that
+the visit counters equal the unique visits wrk made.
 """
 
 import argparse
@@ -19,7 +21,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from bench import analysis_load, slow_clients
+from bench import analysis_load, semantic_floor, slow_clients
 from bench.harness import PROJECT_DIR, WrkResult, connect, manage, recreate_database, run_wrk, server
 
 SERVICE_PORT = 8801  # the floor app listens on the next port, the slow page of "under analysis load" on the one after
@@ -33,6 +35,9 @@ VISITED_CODES = {
     "ruled_redirect_paths": "ruled_codes",
 }
 PLAIN_REDIRECT = "C redirect GET /<code>"
+# Issue 51: every endpoint with a semantic floor at least at half of its floor's req/s.
+SEMANTIC_TARGET = 0.50
+SEMANTIC_SAMPLE = 4  # paths of a scenario the floor records (evenly spread): it replays them in turn
 
 
 @dataclass
@@ -44,6 +49,8 @@ class Row:
     errors: int
     ratio_to_floor: float | None
     target: str
+    semantic_floor_rps: float | None = None  # its own floor's req/s, measured right after it
+    ratio_to_semantic_floor: float | None = None
 
 
 @dataclass
@@ -57,6 +64,7 @@ class Scenario:
     target_p99_ms: float | None = None
     # The least share of another scenario's req/s (its name, the share), e.g. a ruled link's of a plain one's.
     target_of: tuple[str, float] | None = None
+    semantic_floor: bool = False  # measure its semantic floor too (target SEMANTIC_TARGET)
 
 
 def service_env(database_url: str) -> dict[str, str]:
@@ -92,12 +100,31 @@ def scenarios(data: dict) -> list[Scenario]:
         # Each first visit is a database write during the request (issue 20), as a paste read is.
         Scenario(analysis_load.LIMITED_REDIRECT, "limited_redirect_paths"),
         Scenario("C JSON resolve", "resolve_paths"),
-        Scenario("C GET /stats/<code>", "stats_paths"),
-        Scenario("B GET /paste/@id", "paste_paths", target_ratio=0.10),
+        Scenario("C GET /stats/<code>", "stats_paths", semantic_floor=True),
+        Scenario("B GET /paste/@id", "paste_paths", target_ratio=0.10, semantic_floor=True),
         Scenario("B GET /paste/@id/raw", "raw_paths"),
-        Scenario("B POST /create", "create_paths", method="POST", body=paste_body, headers=pastes_auth),
-        Scenario("A list reports (25)", "report_list_paths", headers=reports_auth, target_ratio=0.05),
-        Scenario("A show report", "report_paths", headers=reports_auth),
+        Scenario(
+            "B POST /create",
+            "create_paths",
+            method="POST",
+            body=paste_body,
+            headers=pastes_auth,
+            semantic_floor=True,
+        ),
+        Scenario(
+            "A list reports (25)", "report_list_paths", headers=reports_auth, target_ratio=0.05, semantic_floor=True
+        ),
+        Scenario("A show report", "report_paths", headers=reports_auth, semantic_floor=True),
+        Scenario("GET /healthz", "healthz_paths", semantic_floor=True),
+    ]
+
+
+def floor_requests(scenario: Scenario, paths: list[str]) -> list[dict]:
+    """What the scenario's semantic floor asks the endpoint once at its start: a few of its paths."""
+    step = max(1, len(paths) // SEMANTIC_SAMPLE)
+    return [
+        {"method": scenario.method, "path": path, "headers": scenario.headers or {}, "body": scenario.body}
+        for path in paths[::step][:SEMANTIC_SAMPLE]
     ]
 
 
@@ -229,6 +256,7 @@ def main() -> int:
     manage(env, "migrate", "--noinput", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
     data = json.loads(manage(env, "shell", "-c", "from bench.seed import seed; seed()").splitlines()[-1])
+    data["healthz_paths"] = ["/healthz"]
 
     rows: list[Row] = []
     notes: list[str] = []
@@ -285,27 +313,46 @@ def main() -> int:
                         body_file = tmpdir / "body.json"
                         body_file.write_text(scenario.body or "")
                         script_args += [scenario.method, str(body_file)]
-                    result = run_wrk(
-                        url,
-                        script="paths.lua",
-                        args=script_args,
-                        duration=args.duration,
-                        connections=args.connections,
-                        threads=wrk_threads,
-                        headers=scenario.headers,
-                    )
+                    wrk_run = {
+                        "script": "paths.lua",
+                        "args": script_args,
+                        "duration": args.duration,
+                        "connections": args.connections,
+                        "threads": wrk_threads,
+                        "headers": scenario.headers,
+                    }
+                    result = run_wrk(url, **wrk_run)
                 ratio = result.requests_per_second / floor.requests_per_second
-                rows.append(
-                    Row(
-                        scenario.name,
-                        result.requests_per_second,
-                        result.p50_ms,
-                        result.p99_ms,
-                        result.errors,
-                        ratio,
-                        target_verdict(scenario, ratio, result, rows),
-                    )
+                row = Row(
+                    scenario.name,
+                    result.requests_per_second,
+                    result.p50_ms,
+                    result.p99_ms,
+                    result.errors,
+                    ratio,
+                    "",
                 )
+                if scenario.semantic_floor:
+                    print(f"Running the semantic floor of {scenario.name} …", flush=True)
+                    own_env = {
+                        **env,
+                        semantic_floor.REQUESTS_ENV: json.dumps(floor_requests(scenario, data[scenario.path_key])),
+                    }
+                    with server(
+                        "bench.semantic_floor:application",
+                        port=args.port + 1,
+                        workers=args.workers,
+                        threads=args.threads,
+                        env=own_env,
+                        ready_timeout=120,
+                    ) as own_floor_url:
+                        own_floor = run_wrk(own_floor_url, **wrk_run)
+                    row.semantic_floor_rps = own_floor.requests_per_second
+                    row.ratio_to_semantic_floor = result.requests_per_second / own_floor.requests_per_second
+                    if own_floor.errors:
+                        notes.append(f"semantic floor of {scenario.name}: {own_floor.errors} errors")
+                row.target = target_verdict(scenario, ratio, result, rows, row.ratio_to_semantic_floor)
+                rows.append(row)
 
             if not args.only or args.only.lower() in SLOW_CLIENTS:
                 print(f"Running {SLOW_CLIENTS} …", flush=True)
@@ -355,8 +402,13 @@ def main() -> int:
     return 0
 
 
-def target_verdict(scenario: Scenario, ratio: float, result: WrkResult, rows: list[Row] = ()) -> str:
+def target_verdict(
+    scenario: Scenario, ratio: float, result: WrkResult, rows: list[Row] = (), semantic_ratio: float | None = None
+) -> str:
     parts = []
+    if semantic_ratio is not None:
+        ok = semantic_ratio >= SEMANTIC_TARGET
+        parts.append(f"≥{SEMANTIC_TARGET:.0%} of own {'met' if ok else 'MISSED'}")
     if scenario.target_ratio is not None:
         ok = ratio >= scenario.target_ratio
         parts.append(f"≥{scenario.target_ratio:.0%} {'met' if ok else 'MISSED'}")
@@ -391,14 +443,19 @@ def print_table(rows: list[Row], notes: list[str], args: argparse.Namespace) -> 
         f"{args.duration}s per scenario, {args.connections} connections, "
         f"granian {args.interface.upper()} with {args.workers} workers x {args.threads} threads{autogroups()}"
     )
-    header = f"{'scenario':<50} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7}  target"
+    header = (
+        f"{'scenario':<50} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7} {'floor':>7} "
+        f"{'own floor':>9} {'of own':>7}  target"
+    )
     print(header)
     print("-" * len(header))
     for row in rows:
         ratio = f"{row.ratio_to_floor:.1%}" if row.ratio_to_floor is not None else ""
+        own = f"{row.semantic_floor_rps:.0f}" if row.semantic_floor_rps is not None else ""
+        of_own = f"{row.ratio_to_semantic_floor:.1%}" if row.ratio_to_semantic_floor is not None else ""
         print(
             f"{row.scenario:<50} {row.requests_per_second:>9.0f} {row.p50_ms:>8.2f} {row.p99_ms:>8.2f} "
-            f"{row.errors:>7} {ratio:>7}  {row.target}"
+            f"{row.errors:>7} {ratio:>7} {own:>9} {of_own:>7}  {row.target}"
         )
     for note in notes:
         print(note)

@@ -9,9 +9,9 @@ due), beside an `analysis_worker` that only sweeps; none for immediate.
 
 - A port already taken (a leftover server still serving it) is refused before anything
   starts: granian binds with SO_REUSEPORT, so a second one would serve beside the first.
-- Each child runs in a process group of its own, so that stopping it reaches whatever it
-  started (granian's worker processes) and Ctrl-C in the terminal reaches only this script,
-  which then stops the children in order.
+- Each child runs in a process group of its own (a worker in a session of its own), so
+  that stopping it reaches whatever it started (granian's worker processes) and Ctrl-C in
+  the terminal reaches only this script, which then stops the children in order.
 - SIGTERM or Ctrl-C stops them all within STOP_SECONDS: each gets SIGTERM at once (the
   analysis worker finishes its analyses or hands them back to the queue within its grace),
   and any process of their groups still there after that is killed.
@@ -73,7 +73,11 @@ def port_taken(host: str, port: int) -> bool:
     return False
 
 
-def start(command: list[str]) -> subprocess.Popen:
+def start(command: list[str], *, own_session: bool = False) -> subprocess.Popen:
+    # A worker gets a session of its own (also a group of its own): with Linux's autogroups its
+    # niceness then ranks it against the web server's session, not only within it (common/priority.py).
+    if own_session:
+        return subprocess.Popen(command, start_new_session=True)
     return subprocess.Popen(command, process_group=0)
 
 
@@ -160,13 +164,13 @@ def main(argv: list[str]) -> int:
 
     fresh_metrics_directory()
     web = start(web_command)
-    workers = [start(command) for command in worker_commands]
+    workers = [start(command, own_session=True) for command in worker_commands]
     while not stopping and web.poll() is None:
         for index, worker in enumerate(workers):
             if worker.poll() is not None:
                 log(f"{' '.join(worker.args[2:])} exited with {worker.returncode}: starting it again")
                 time.sleep(RESTART_DELAY_SECONDS)
-                workers[index] = start(worker_commands[index])
+                workers[index] = start(worker_commands[index], own_session=True)
         time.sleep(0.2)
 
     if not stopping:

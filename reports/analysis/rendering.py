@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING
 
 from django.conf import settings
 
+from common.priority import lower_autogroup
 from reports.analysis import lab
 from reports.analysis.errors import AnalysisError
 from reports.analysis.fetch import Fetched, Fetcher
@@ -65,6 +66,8 @@ GRACE = 5
 LAUNCH_TIMEOUT = 30
 # Seconds the rendering's thread has to fail once the memory watch killed its browser.
 KILLED_GRACE = 5
+# The autogroup niceness of the browser's sessions at REPORTS_RENDER_PRIORITY=idle (common/priority.py).
+LOWEST_NICE = 19
 # Headers that describe the bytes on the wire, which the body we hand back no longer matches.
 HOP_HEADERS = {"content-encoding", "content-length", "transfer-encoding", "connection", "keep-alive"}
 AUDIT_SCRIPT = (Path(__file__).parent / "rendered_audits.js").read_text()
@@ -271,6 +274,8 @@ class _Renderer:
                 timeout=LAUNCH_TIMEOUT * 1000,
             )
             self._launched_with = launch
+            if settings.REPORTS_RENDER_PRIORITY == "idle":
+                lower_browser_sessions(self.marker)
         return self._browser
 
     def close_browser(self) -> None:
@@ -511,6 +516,21 @@ def idle_children() -> Iterator[None]:
         if lowered:
             with contextlib.suppress(OSError):  # without the right to go back, the thread stays idle
                 os.sched_setscheduler(thread, policy, param)
+
+
+def lower_browser_sessions(marker: str) -> None:
+    """Give every session of the browser's processes the lowest autogroup niceness (common/priority.py).
+
+    Playwright starts Chromium in a session of its own, and with Linux's autogroups SCHED_IDLE
+    only ranks it within that session; the session's own niceness ranks it against the web server.
+    """
+    browser = _find_browser(marker)
+    if browser is None:
+        return
+    for pid in process_tree(browser):
+        with contextlib.suppress(OSError):
+            if os.getsid(pid) == pid:
+                lower_autogroup(pid, LOWEST_NICE)
 
 
 def _scripted_anchors(cdp) -> list[str]:

@@ -149,8 +149,18 @@ def start_make_run(env: dict[str, str], port: int) -> subprocess.Popen:
     return process
 
 
-def kill_session(process: subprocess.Popen) -> None:
-    for pid in session_pids(process.pid):
+def worker_sessions(process: subprocess.Popen) -> list[int]:
+    """The sessions of the analysis workers serve.py started: each leads one (common/priority.py)."""
+    output = subprocess.run(
+        ["ps", "-ww", "-o", "pid=,args=", "--ppid", str(process.pid)], capture_output=True, text=True
+    )
+    workers = [int(line.split()[0]) for line in output.stdout.splitlines() if "analysis_worker" in line]
+    assert workers and all(os.getsid(pid) == pid for pid in workers)
+    return workers
+
+
+def kill_session(process: subprocess.Popen, sessions: list[int] = ()) -> None:
+    for pid in [pid for session in (process.pid, *sessions) for pid in session_pids(session)]:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
 
@@ -160,6 +170,7 @@ def test_ctrl_c_or_sigterm_stops_everything_make_run_started_within_10_s_ten_tim
     for attempt in range(10):
         port = free_port()
         process = start_make_run(site_env, port)
+        sessions = [process.pid, *worker_sessions(process)]
         try:
             # Ctrl-C reaches the terminal's foreground process group; SIGTERM comes from a supervisor.
             if attempt % 2:
@@ -170,11 +181,11 @@ def test_ctrl_c_or_sigterm_stops_everything_make_run_started_within_10_s_ten_tim
 
             assert process.wait(timeout=STOP_SECONDS) == 0
             left = STOP_SECONDS - (time.monotonic() - started)
-            wait_for(lambda session=process.pid: session_pids(session) == [], timeout=max(0.1, left))
+            wait_for(lambda s=sessions: all(session_pids(one) == [] for one in s), timeout=max(0.1, left))
             with pytest.raises(httpx.ConnectError):
                 httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
         finally:
-            kill_session(process)
+            kill_session(process, sessions)
 
 
 def test_a_port_already_served_is_refused_with_a_message(site_env):
@@ -190,6 +201,7 @@ def test_a_port_already_served_is_refused_with_a_message(site_env):
 
 def test_when_the_web_server_dies_serve_stops_everything_and_says_so(site_env):
     process = start_make_run(site_env, free_port())
+    sessions = [process.pid, *worker_sessions(process)]
     try:
         [granian] = [
             int(line.split()[0])
@@ -203,6 +215,6 @@ def test_when_the_web_server_dies_serve_stops_everything_and_says_so(site_env):
 
         assert process.wait(timeout=STOP_SECONDS) != 0
         assert "the web server exited with -9: stopping everything" in process.stderr.read()
-        wait_for(lambda: session_pids(process.pid) == [], timeout=STOP_SECONDS)
+        wait_for(lambda: all(session_pids(one) == [] for one in sessions), timeout=STOP_SECONDS)
     finally:
-        kill_session(process)
+        kill_session(process, sessions)

@@ -40,6 +40,7 @@ from django_tasks_db.management.commands.db_worker import Worker
 from django_tasks_db.models import DBTaskResult
 from django_tasks_db.utils import exclusive_transaction, is_locked_database_exception
 
+from common.priority import lead_own_session, lower_autogroup
 from reports import schedules
 from reports.analysis import rendering
 from reports.tasks import analyze_report, hand_back_analysis, requeue_stale_analyses
@@ -206,6 +207,10 @@ class Command(BaseCommand):
         if not 0 <= nice <= 19:
             raise CommandError("--nice must be between 0 and 19.")
         os.nice(nice)
+        # With Linux's autogroups a niceness only ranks the worker within its session: its
+        # session's own niceness ranks it against the web server's (common/priority.py).
+        if nice and lead_own_session():
+            lower_autogroup(os.getpid(), nice)
         claims = isinstance(task_backends[backend], DatabaseBackend)
         if not claims:
             self.stderr.write(

@@ -123,3 +123,30 @@ def test_a_rendering_stuck_on_a_browser_the_memory_watch_killed_ends_at_once_wit
     finally:
         released.set()
     assert time.monotonic() - started < rendering.KILLED_GRACE + 5  # not the 30 s + 40 s of grace
+
+
+@pytest.mark.skipif(not rendering.chromium_installed(), reason="needs Chromium")
+@pytest.mark.skipif(not os.path.exists("/proc/self/autogroup"), reason="a kernel with autogroups")
+def test_the_browsers_sessions_get_the_lowest_autogroup_niceness_at_idle_priority(settings):
+    # With Linux's autogroups SCHED_IDLE only ranks Chromium within the session Playwright starts it in.
+    from common.priority import autogroup_nice
+
+    settings.REPORTS_RENDER_PRIORITY = "idle"
+    ours = autogroup_nice(os.getpid())
+    renderer = rendering._Renderer()
+
+    def launch_and_look() -> tuple[int, set[int | None]]:  # in the renderer's thread, as a rendering is
+        renderer.browser()
+        browser = rendering._find_browser(renderer.marker)
+        return browser, {autogroup_nice(pid) for pid in rendering.process_tree(browser)}
+
+    try:
+        ok, answer = renderer.run(launch_and_look).get(timeout=60)
+        assert ok, answer
+        browser, nices = answer
+
+        assert os.getsid(browser) != os.getsid(0)
+        assert nices == {19}
+        assert autogroup_nice(os.getpid()) == ours
+    finally:
+        renderer.close(timeout=10)
