@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from django.utils.formats import number_format
 from django.utils.text import capfirst
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from reports import stored_messages
@@ -163,8 +163,8 @@ ERROR_LABELS = {
 # Fields of values (and of the items in errors), as they read after a colon.
 FIELD_LABELS = {
     "url": "URL",
-    "href": "href",
-    "hreflang": "hreflang",
+    "href": _("address"),
+    "hreflang": _("language"),
     "status": _("HTTP status"),
     "keyword": _("keyword"),
     "count": _("count"),
@@ -212,9 +212,9 @@ FIELD_LABELS = {
     "failing": _("failing"),
     "characters": _("characters"),
     "legible_share": _("legible text"),
-    "open_graph": "Open Graph",
+    "open_graph": _("Open Graph tags"),
     "twitter": _("Twitter cards"),
-    "json_ld": "JSON-LD",
+    "json_ld": _("JSON-LD types"),
     "invalid_json_ld_blocks": _("invalid JSON-LD blocks"),
     "declared": _("declared"),
     "declared_in": _("declared in"),
@@ -413,9 +413,10 @@ def humanize(key: str) -> str:
 
 
 def field_label(key: str) -> str:
-    """A value's field as it reads after a colon."""
+    """A value's field as it reads after a colon; a key nobody named (a social network's name, a
+    meta tag's) is shown as stored."""
     label = FIELD_LABELS.get(key) or ERROR_LABELS.get(key)
-    return str(label) if label else _capitalised(key).lower()
+    return str(label) if label else key.replace("_", " ").strip()
 
 
 def error_label(kind: str, check: str = "") -> str:
@@ -437,6 +438,11 @@ def with_unit(number: float, unit: str | None) -> str:
     if unit == PERCENT:
         return f"{number_format(number, force_grouping=True)} %"
     return counted(number, unit)
+
+
+def labelled(label: str, text: str) -> str:
+    """ "Label: text", punctuated as the language does (French puts a no-break space before the colon)."""
+    return gettext("%(label)s: %(text)s") % {"label": label, "text": text}
 
 
 def _is_limit(value: object) -> bool:
@@ -470,8 +476,10 @@ def _text(value: object, unit: str | None = None, field: str = "") -> str:
     if isinstance(value, dict):
         if not value:
             return gettext("none")
-        return "; ".join(
-            field_label(str(key)) + ("" if item is None else f": {_text(item, FIELD_UNITS.get(key, unit), str(key))}")
+        return pgettext("between the fields of a value", "; ").join(
+            field_label(str(key))
+            if item is None
+            else labelled(field_label(str(key)), _text(item, FIELD_UNITS.get(key, unit), str(key)))
             for key, item in value.items()
         )
     if isinstance(value, list | tuple):
@@ -497,7 +505,7 @@ def evidence_lines(value: object, unit: str | None = None) -> list[str]:
         return lines
     if isinstance(value, dict) and not _is_limit(value):
         return [
-            f"{capfirst(field_label(str(key)))}: {_text(item, FIELD_UNITS.get(key, unit), str(key))}"
+            labelled(capfirst(field_label(str(key))), _text(item, FIELD_UNITS.get(key, unit), str(key)))
             for key, item in list(value.items())[:MAX_ITEMS]
         ]
     return [_text(value, unit)]
@@ -509,8 +517,9 @@ def problem_lines(errors: object, unit: str | None = None, check: str = "") -> l
         return []
     if isinstance(errors, dict):
         return [
-            capfirst(error_label(str(kind), check))
-            + (f": {_text(detail, FIELD_UNITS.get(kind, unit))}" if detail not in (None, "", [], {}) else "")
+            labelled(capfirst(error_label(str(kind), check)), _text(detail, FIELD_UNITS.get(kind, unit)))
+            if detail not in (None, "", [], {})
+            else capfirst(error_label(str(kind), check))
             for kind, detail in errors.items()
         ]
     return evidence_lines(errors, unit)
