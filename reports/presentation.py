@@ -185,7 +185,7 @@ FIELD_LABELS = {
     "scripts": _("scripts"),
     "media": _("media"),
     "iframes": _("frames"),
-    "bytes": _("total size"),
+    "bytes": _("size"),
     "failed": _("failed"),
     "error": _("error"),
     "not_modern": _("not WebP/AVIF/SVG"),
@@ -238,7 +238,8 @@ VALUE_LABELS = {
     "rating": {"good": _("good"), "needs-improvement": _("needs improvement"), "poor": _("poor")},
     "declared_in": {"header": _("Content-Type header"), "meta": _("<meta> tag"), "bom": _("byte order mark")},
 }
-FIELD_LABELS.update({f"h{level}": f"h{level}" for level in range(1, 7)})  # tag names, as in the HTML
+# Where a field means something more precise in one check than in general.
+CHECK_FIELD_LABELS = {("http_requests", "bytes"): _("total size")}
 # Where an error kind means something more precise in one check than in general.
 CHECK_ERROR_LABELS = {
     ("title", "missing"): _("no title"),
@@ -266,6 +267,7 @@ CHECK_ERROR_LABELS = {
     ("tap_targets", "failed"): _("targets too small and too close together"),
     ("font_size", "failed"): _("text too small to read"),
     ("image_aspect_ratio", "failed"): _("distorted images"),
+    ("image_format", "bad_format"): _("images in an older format"),
     ("meta_viewport", "missing"): _("no viewport tag"),
     ("charset", "missing"): _("no declared encoding"),
     ("sitemap", "missing"): _("no sitemap found"),
@@ -412,11 +414,17 @@ def humanize(key: str) -> str:
     return capfirst(str(label)) if label else _capitalised(key)
 
 
-def field_label(key: str) -> str:
-    """A value's field as it reads after a colon; a key nobody named (a social network's name, a
-    meta tag's) is shown as stored."""
-    label = FIELD_LABELS.get(key) or ERROR_LABELS.get(key)
-    return str(label) if label else key.replace("_", " ").strip()
+def field_label(key: str, check: str = "") -> str:
+    """A value's field as it reads after a colon."""
+    label = CHECK_FIELD_LABELS.get((check, key)) or FIELD_LABELS.get(key) or ERROR_LABELS.get(key)
+    return str(label) if label else key
+
+
+def _line_label(key: str, check: str) -> str:
+    """A field starting a line: its label with a capital; a key nobody named (a tag's name, a social
+    network's, a meta tag's) as stored."""
+    named = (check, key) in CHECK_FIELD_LABELS or key in FIELD_LABELS or key in ERROR_LABELS
+    return capfirst(field_label(key, check)) if named else key
 
 
 def error_label(kind: str, check: str = "") -> str:
@@ -464,7 +472,7 @@ def _limit_text(detail: dict, unit: str | None) -> str:
     return gettext("%(current)s (should be at least %(min)s)") % {"current": current, "min": with_unit(low, unit)}
 
 
-def _text(value: object, unit: str | None = None, field: str = "") -> str:
+def _text(value: object, unit: str | None = None, field: str = "", check: str = "") -> str:
     if value is None:
         return gettext("none")
     if isinstance(value, bool):
@@ -477,13 +485,13 @@ def _text(value: object, unit: str | None = None, field: str = "") -> str:
         if not value:
             return gettext("none")
         return pgettext("between the fields of a value", "; ").join(
-            field_label(str(key))
+            field_label(str(key), check)
             if item is None
-            else labelled(field_label(str(key)), _text(item, FIELD_UNITS.get(key, unit), str(key)))
+            else labelled(field_label(str(key), check), _text(item, FIELD_UNITS.get(key, unit), str(key), check))
             for key, item in value.items()
         )
     if isinstance(value, list | tuple):
-        return ", ".join(_text(item, unit) for item in value) if value else gettext("none")
+        return ", ".join(_text(item, unit, check=check) for item in value) if value else gettext("none")
     words = VALUE_LABELS.get(field, {})
     return str(words[value]) if value in words else stored_messages.translated(str(value))
 
@@ -494,21 +502,24 @@ def _more(hidden: int) -> str:
     }
 
 
-def evidence_lines(value: object, unit: str | None = None) -> list[str]:
+def evidence_lines(value: object, unit: str | None = None, check: str = "") -> list[str]:
     """A check's value as lines of text: one per list item or dict entry."""
     if value is None or value == "" or value == [] or value == {}:
         return []
     if isinstance(value, list | tuple):
-        lines = [_text(item, unit) for item in value[:MAX_ITEMS]]
+        lines = [
+            capfirst(_text(item, unit, check=check)) if isinstance(item, dict) else _text(item, unit, check=check)
+            for item in value[:MAX_ITEMS]
+        ]
         if len(value) > MAX_ITEMS:
             lines.append(_more(len(value) - MAX_ITEMS))
         return lines
     if isinstance(value, dict) and not _is_limit(value):
         return [
-            labelled(capfirst(field_label(str(key))), _text(item, FIELD_UNITS.get(key, unit), str(key)))
+            labelled(_line_label(str(key), check), _text(item, FIELD_UNITS.get(key, unit), str(key), check))
             for key, item in list(value.items())[:MAX_ITEMS]
         ]
-    return [_text(value, unit)]
+    return [_text(value, unit, check=check)]
 
 
 def problem_lines(errors: object, unit: str | None = None, check: str = "") -> list[str]:
@@ -517,12 +528,20 @@ def problem_lines(errors: object, unit: str | None = None, check: str = "") -> l
         return []
     if isinstance(errors, dict):
         return [
-            labelled(capfirst(error_label(str(kind), check)), _text(detail, FIELD_UNITS.get(kind, unit)))
+            labelled(capfirst(error_label(str(kind), check)), _text(detail, FIELD_UNITS.get(kind, unit), check=check))
             if detail not in (None, "", [], {})
             else capfirst(error_label(str(kind), check))
             for kind, detail in errors.items()
         ]
-    return evidence_lines(errors, unit)
+    return evidence_lines(errors, unit, check)
+
+
+def _shown_value(key: str, value: object) -> object:
+    """What of a check's value the page shows: of a lab metric, the measure and its rating (not its
+    unit, which the number carries, nor Lighthouse's 0-1 score)."""
+    if key in METRIC_CHECKS.values() and isinstance(value, dict):
+        return {field: value[field] for field in ("value", "rating") if field in value}
+    return value
 
 
 def check_view(key: str, check: dict) -> CheckView:
@@ -532,7 +551,7 @@ def check_view(key: str, check: dict) -> CheckView:
         label=humanize(key),
         passed=bool(check.get("passed")),
         importance=str(check.get("importance", "")),
-        evidence=evidence_lines(check.get("value"), unit),
+        evidence=evidence_lines(_shown_value(key, check.get("value")), unit, key),
         problems=problem_lines(check.get("errors"), unit, key),
         advice=advice_for(key),
     )
