@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 
 from django.utils.formats import number_format
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import get_language, gettext, ngettext
 
 Translate = Callable[[re.Match], str]
 
@@ -124,6 +124,8 @@ _COMPILED = [(re.compile(pattern, re.DOTALL), translate) for pattern, translate 
 
 def translated(text: str) -> str:
     """`text` in the active language if the engine wrote it, else as it is."""
+    if (get_language() or "en").split("-")[0] == "en":
+        return text  # stored in English already
     for pattern, translate in _COMPILED:
         match = pattern.fullmatch(text)
         if match:
