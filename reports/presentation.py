@@ -449,7 +449,7 @@ def with_unit(number: float, unit: str | None) -> str:
 
 
 def labelled(label: str, text: str) -> str:
-    """ "Label: text", punctuated as the language does (French puts a no-break space before the colon)."""
+    """The label, a colon and the text, as the language writes them (French: a no-break space before the colon)."""
     return gettext("%(label)s: %(text)s") % {"label": label, "text": text}
 
 
