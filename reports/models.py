@@ -16,6 +16,7 @@ from django.db.models import F, Q
 from django.db.models.functions import Cast, Left
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from common.api_keys import AbstractApiKey
 
@@ -32,7 +33,7 @@ class ApiKey(AbstractApiKey):
 class ProjectSchedule(models.TextChoices):
     """How often a project is re-run by itself (reports/schedules.py)."""
 
-    NONE = "none", _("None")
+    NONE = "none", pgettext_lazy("schedule", "None")
     DAILY = "daily", _("Daily")
     WEEKLY = "weekly", _("Weekly")
 
