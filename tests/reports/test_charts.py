@@ -63,7 +63,8 @@ def test_summary_says_each_urls_trend_in_words():
     one = charts.score_chart([(PAGE, START, 60)])
 
     assert chart.summary == (
-        "SEO score of 2 URLs from Oct. 1, 2026 to Oct. 3, 2026. https://shop.example/: 2 reports, score 40 to 85 (up 45)."
+        "SEO score of 2 URLs from Oct. 1, 2026 to Oct. 3, 2026."
+        " https://shop.example/: 2 reports, score 40 to 85 (up 45)."
         " https://shop.example/b: one report, score 60."
     )
     assert one.summary == "Score of 1 URL on Oct. 1, 2026. https://shop.example/: one report, score 60."
