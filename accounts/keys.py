@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -52,15 +52,17 @@ class KeyInterfaceConverter:
 
 
 class KeyForm(forms.Form):
-    interface = forms.ChoiceField(choices=INTERFACE_CHOICES, label=_("Interface"))
+    interface = forms.ChoiceField(choices=INTERFACE_CHOICES, label=pgettext_lazy("API key", "Interface"))
     name = forms.CharField(
-        max_length=NAME_MAX_LENGTH, label=_("Name"), help_text=_("What the key is for, e.g. CI or a bot.")
+        max_length=NAME_MAX_LENGTH,
+        label=pgettext_lazy("API key", "Name"),
+        help_text=_("What the key is for, e.g. CI or a bot."),
     )
     scope = forms.ChoiceField(
         choices=list(SCOPE_LABELS.items()),
         initial=Scope.WRITE,
         widget=forms.RadioSelect,
-        label=_("Scope"),
+        label=pgettext_lazy("API key", "Scope"),
         help_text=_("A read-only key may only read (GET, HEAD and OPTIONS requests)."),
     )
     expires_at = forms.DateField(
