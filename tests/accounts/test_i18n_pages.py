@@ -242,7 +242,8 @@ def test_deleting_an_account_without_a_password_here(client, sso):  # noqa: F811
 
 
 def test_turning_two_factor_on(alice_browser):
-    for url in ["/accounts/2fa/", "/accounts/2fa/totp/activate/", "/accounts/2fa/webauthn/"]:
+    pages = ["/accounts/2fa/", "/accounts/2fa/totp/activate/", "/accounts/2fa/webauthn/", "/accounts/2fa/webauthn/add/"]
+    for url in pages:
         assert english_left(getter(alice_browser, url)) == NOTHING_LEFT, url
 
     def wrong_code(language):
@@ -255,8 +256,21 @@ def test_with_two_factor_on(alice_browser, alice):
     TOTP.activate(alice, pyotp.random_base32())
     RecoveryCodes.activate(alice)
 
-    for url in ["/accounts/2fa/", "/accounts/2fa/recovery-codes/", "/accounts/2fa/totp/deactivate/"]:
+    pages = ["/accounts/2fa/", "/accounts/2fa/recovery-codes/", "/accounts/2fa/recovery-codes/generate/"]
+    for url in [*pages, "/accounts/2fa/totp/deactivate/"]:
         assert english_left(getter(alice_browser, url)) == NOTHING_LEFT, url
+
+
+def test_the_password_asked_again_before_the_security_pages(alice):
+    client = Client()
+    client.force_login(alice)  # no sign-in recorded: allauth asks for the password again
+
+    def wrong_password(language):
+        return client.post("/accounts/reauthenticate/", {"password": "nope"}, HTTP_ACCEPT_LANGUAGE=language)
+
+    assert client.get("/accounts/2fa/totp/activate/")["Location"].startswith("/accounts/reauthenticate/")
+    assert english_left(getter(client, "/accounts/reauthenticate/")) == NOTHING_LEFT
+    assert english_left(wrong_password) == NOTHING_LEFT
 
 
 def test_the_second_sign_in_step_and_a_wrong_code(alice):
