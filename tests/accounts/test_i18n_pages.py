@@ -12,6 +12,7 @@ from datetime import timedelta
 import pyotp
 import pytest
 from allauth.account.forms import default_token_generator
+from allauth.account.models import EmailAddress, EmailConfirmationHMAC
 from allauth.account.utils import user_pk_to_url_str
 from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
 from allauth.mfa.totp.internal.auth import TOTP
@@ -21,6 +22,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts import invitations
+from accounts.sso_settings import PROVIDER_ID
 from pastes.models import ApiKey as PastesKey
 from pastes.models import PasteProfile
 from reports.models import ApiKey as ReportsKey
@@ -116,6 +118,25 @@ def test_the_sign_in_page_with_single_sign_on_beside_passwords_and_alone(client,
     assert english_left(getter(client, "/accounts/password/reset/")) == NOTHING_LEFT  # "Passwords are not used here"
 
 
+def test_single_sign_on_pages(client, sso):  # noqa: F811
+    directory_user = get_user_model().objects.create_user(username="alice", password=None)
+
+    assert english_left(getter(client, f"/accounts/oidc/{PROVIDER_ID}/login/?process=login")) == NOTHING_LEFT
+    client.force_login(directory_user)
+    assert english_left(getter(client, "/accounts/3rdparty/")) == NOTHING_LEFT
+    assert english_left(getter(client, "/accounts/password/set/")) == NOTHING_LEFT
+
+
+def test_the_confirmation_link_and_an_inactive_account(client, settings):
+    settings.ACCOUNTS_REGISTRATION = "open"
+    client.post("/accounts/signup/", signup_data())
+    key = EmailConfirmationHMAC(EmailAddress.objects.get()).key
+
+    assert english_left(getter(client, f"/accounts/confirm-email/{key}/")) == NOTHING_LEFT
+    assert english_left(getter(client, "/accounts/confirm-email/not-a-key/")) == NOTHING_LEFT
+    assert english_left(getter(client, "/accounts/inactive/")) == NOTHING_LEFT
+
+
 def test_password_reset_pages(client, alice):
     key = default_token_generator.make_token(alice)
     from_mail = f"/accounts/password/reset/key/{user_pk_to_url_str(alice)}-{key}/"
@@ -160,6 +181,12 @@ def test_the_sessions_page_with_sessions_elsewhere(alice_browser, alice):
     UserSession.objects.filter(session_key="elsewhere").update(created_at=timezone.now() - timedelta(days=3))
 
     assert english_left(getter(alice_browser, "/accounts/sessions/")) == NOTHING_LEFT
+
+    def signed_out_elsewhere(language):
+        UserSession.objects.get_or_create(user=alice, ip="192.0.2.7", session_key="elsewhere", user_agent="curl/8.5.0")
+        return alice_browser.post("/accounts/sessions/", follow=True, HTTP_ACCEPT_LANGUAGE=language)
+
+    assert english_left(signed_out_elsewhere) == NOTHING_LEFT
 
 
 def test_the_keys_page_with_keys_a_new_key_an_error_and_a_revocation(alice_browser, alice):
