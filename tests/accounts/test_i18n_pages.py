@@ -28,7 +28,7 @@ from pastes.models import PasteProfile
 from reports.models import ApiKey as ReportsKey
 from shortener.models import ApiKey as ShortenerKey
 from tests.accounts.conftest import signup_data
-from tests.accounts.test_sso import sso, sso_only  # noqa: F401 (fixtures)
+from tests.accounts.test_sso import sso  # noqa: F401 (a fixture)
 from tests.i18n import untranslated
 
 pytestmark = pytest.mark.django_db
