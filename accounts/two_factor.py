@@ -51,7 +51,7 @@ class AuthenticateForm(AllauthAuthenticateForm):
             keys[SignInFailures.Kind.ADDRESS] = signin_limits.address_key(context.request)
         seconds = signin_limits.locked_for(keys)
         if seconds is not None:
-            raise forms.ValidationError(signin_limits.LOCKED.format(seconds=seconds))
+            raise forms.ValidationError(signin_limits.locked_message(seconds))
         try:
             return super().clean_code()
         except forms.ValidationError:
