@@ -369,6 +369,9 @@ _unknown_languages = set(env_list("LANGUAGES")) - set(_LANGUAGE_NAMES)
 if _unknown_languages:
     raise ImproperlyConfigured(f"LANGUAGES names {sorted(_unknown_languages)}; known: {list(_LANGUAGE_NAMES)}")
 LANGUAGES = [(code, _LANGUAGE_NAMES[code]) for code in env_list("LANGUAGES", list(_LANGUAGE_NAMES))]
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    # English is the APIs' language and every page's fallback: narrowing can drop the others only.
+    raise ImproperlyConfigured(f"LANGUAGES must keep {LANGUAGE_CODE!r} (the APIs' language and the fallback)")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
