@@ -35,11 +35,17 @@ def supported(language: str) -> bool:
     return language in dict(settings.LANGUAGES)
 
 
+def is_english_only(path: str) -> bool:
+    return path.startswith(english_only_prefixes()) and not path.startswith(PAGES_UNDER_API)
+
+
 def remember_language(request: HttpRequest, language: str) -> None:
-    """Use `language` from now on in this browser: for the rest of this request, and through the cookie."""
-    translation.activate(language)
-    request.LANGUAGE_CODE = language
+    """Use `language` from now on in this browser: through the cookie, and for the rest of this request
+    (a sign-in's flash message is written in it), unless the request is the API's."""
     request.remembered_language = language
+    if not is_english_only(request.path_info):
+        translation.activate(language)
+        request.LANGUAGE_CODE = language
 
 
 def set_language_cookie(response: HttpResponse, language: str) -> None:

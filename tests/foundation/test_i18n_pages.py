@@ -107,6 +107,14 @@ def test_the_json_apis_answer_in_english_whatever_the_reader_asks(client, path):
     assert "Accept-Language" not in french.get("Vary", "")
 
 
+def test_the_api_docs_refusal_of_a_method_stays_english(client):
+    english = client.post("/api/docs/")
+    french = client.post("/api/docs/", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert french.status_code == status.HTTP_405_METHOD_NOT_ALLOWED
+    assert french.content == english.content
+
+
 def test_every_page_has_the_switcher_in_its_footer(client):
     html = page(client, "/", "de").content.decode()
 
@@ -182,6 +190,19 @@ def test_the_preference_wins_over_the_cookie_at_sign_in(client, user):
     assert '<html lang="es">' in page(client, "/", "de").content.decode()
 
 
+def test_the_sign_in_message_is_in_the_preferred_language(client, user):
+    Preferences.objects.create(user=user, language="es")
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
+
+    html = client.post("/accounts/login/", {"login": "alice", "password": "alice-password"}, follow=True)
+
+    assert '<html lang="es">' in html.content.decode()
+    with translation.override("es"):
+        spanish = translation.gettext("Successfully signed in as %(name)s.") % {"name": "alice"}
+    assert [str(message) for message in html.context["messages"]] == [spanish]
+    assert spanish != "Successfully signed in as alice."
+
+
 def test_without_a_preference_sign_in_leaves_the_cookie_alone(client, user):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fr"
 
@@ -204,3 +225,17 @@ def test_the_profile_page_shows_the_kept_language(alice_client, user):
 def test_accept_language_decides_without_cookie_or_preference(client):
     assert '<html lang="de">' in page(client, "/", "de-AT,de;q=0.9").content.decode()
     assert '<html lang="en">' in page(client, "/", "pt-BR").content.decode()
+
+
+def test_a_short_domains_pages_have_the_switcher_too(settings):
+    settings.SHORTENER_DOMAINS = ["sho.rt"]
+    settings.ALLOWED_HOSTS = ["testserver", "sho.rt"]
+    client = Client(HTTP_HOST="sho.rt")
+
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    switched = client.post("/i18n/setlang/", {"language": "es", "next": "/"})
+
+    assert '<html lang="fr">' in html
+    assert '<form class="language-switcher" action="/i18n/setlang/" method="post">' in html
+    assert switched.status_code == status.HTTP_302_FOUND
+    assert switched.cookies[settings.LANGUAGE_COOKIE_NAME].value == "es"
