@@ -90,7 +90,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.ShortenerHostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # After the session (the language cookie), before CommonMiddleware (Django's documented order).
+    # After the session, before CommonMiddleware (Django's documented order). Not after authentication:
+    # a signed-in person's preference arrives as the language cookie, written at sign-in, so that no
+    # request reads it from the database (common/locale.py).
     "common.locale.ReaderLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
