@@ -64,6 +64,7 @@ NAMES = {
     "swagger",
     "redoc",
     "lighthouse",
+    "utc",
 }
 # Elements whose text is content or code, not the page's words.
 CONTENT_ELEMENTS = {"script", "style", "pre", "code", "textarea", "template", "noscript", "kbd", "samp", "option"}

@@ -67,4 +67,4 @@ def test_the_page_leaves_no_english_in_another_language(browser, live_server, us
         elif found := untranslated(english, translated, language, ignore=OBJECT_TEXTS):
             left[language] = found
 
-    assert left == {}
+    assert left == {}, "English left:\n" + "\n".join(f"{language}: {found}" for language, found in left.items())
