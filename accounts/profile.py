@@ -22,7 +22,7 @@ from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
-from accounts import avatars
+from accounts import avatars, language
 from accounts.models import Avatar
 from pastes.models import Paste, PasteProfile
 
@@ -169,5 +169,6 @@ def _page(request: HttpRequest, form: ProfileForm, current: PasteProfile, *, sta
         "uploaded_src": uploaded_src(request.user),
         "quota_used": quota_used(request.user),
         "max_bytes_kib": settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024,
+        "language_preference": language.preferred_language(request.user),
     }
     return render(request, "accounts/profile.html", context, status=status)
