@@ -11,6 +11,7 @@ traffic, and never the Visit rows (docs/scale.md).
 import datetime
 from dataclasses import dataclass
 
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.db.models import QuerySet
 from django.utils import dateformat, timezone
 from django.utils.formats import date_format
@@ -70,7 +71,7 @@ class Chart:
         return format_html_join(
             "",
             '<tr><td><time datetime="{}">{}</time></td><td class="number">{}</td></tr>',
-            ((bar.day.isoformat(), date_format(bar.day), bar.visits) for bar in reversed(self.bars)),
+            ((bar.day.isoformat(), date_format(bar.day), intcomma(bar.visits)) for bar in reversed(self.bars)),
         )
 
     @property
@@ -83,7 +84,9 @@ class Chart:
 
 
 def _bar_title(day: str, visits: int) -> str:
-    return ngettext("{day}: {count} unique visit", "{day}: {count} unique visits", visits).format(day=day, count=visits)
+    return ngettext("{day}: {count} unique visit", "{day}: {count} unique visits", visits).format(
+        day=day, count=intcomma(visits)
+    )
 
 
 def chart_days(today: datetime.date | None = None) -> list[datetime.date]:
