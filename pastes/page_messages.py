@@ -23,7 +23,13 @@ def _number(value: int) -> str:
     return number_format(value, force_grouping=True)
 
 
+def _english() -> bool:
+    return translation.get_language().startswith("en")
+
+
 def page_message(error: PastesError) -> str:
+    if _english():
+        return error.message  # the API's own wording, as the pages always said it
     if isinstance(error, TooManyPasswordAttempts | TooManyPasswordChecks):
         return ngettext(
             "Too many passwords tried from your address: try again in %(seconds)s second.",
@@ -48,7 +54,7 @@ def page_message(error: PastesError) -> str:
     if isinstance(error, DiscussionFull):
         return _("This discussion is full: it takes no more comments.")
     message = _(error.message)
-    if message == error.message and not translation.get_language().startswith("en"):
+    if message == error.message:
         # A message built from the request (a name, an id) has no msgid: say what kind of problem it is.
         if isinstance(error, InvalidAttachment):
             return _("This file cannot be attached: its name must be a plain file name, without / or \\.")
@@ -60,13 +66,13 @@ def page_message(error: PastesError) -> str:
 def detail_message(detail: str) -> str:
     """A serializer's error (DRF's ErrorDetail, with its code) on a page form."""
     code = getattr(detail, "code", None)
+    if _english():
+        return str(detail)
     if code in ("required", "blank", "null"):
         return Field.default_error_messages["required"]  # Django's own wording, translated by Django
-    if code == "max_length":
-        return _("This is too long.")
     if code == "invalid_choice":
         return _("Choose one of the values offered.")
-    return _(str(detail))
+    return _(str(detail))  # DRF's own messages (max_length, …) come translated by DRF
 
 
 def first_detail(detail: object) -> object:

@@ -209,7 +209,7 @@ def _too_large(form: PasteForm) -> bool:
         form.add_error(
             "content",
             _("The content is too large: the limit is %(limit)s bytes.")
-            % {"limit": number_format(settings.PASTES_MAX_BODY_BYTES, force_grouping=True)},
+            % {"limit": number_format(settings.PASTES_MAX_BODY_BYTES)},
         )
         return True
     return False
