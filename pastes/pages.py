@@ -21,6 +21,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.formats import number_format
@@ -175,7 +176,13 @@ def wants_html(request: HttpRequest) -> bool:
 def index(request: HttpRequest) -> HttpResponse:
     """`/`: the reader's pastes, paged, for a browser; the API's index (JSON) for everyone else."""
     if request.method not in ("GET", "HEAD") or not wants_html(request):
-        return views.PasteIndexView.as_view()(request)
+        # The API's answer, in English whatever the reader asks for (common/locale.py): rendered here,
+        # inside the override, since DRF renders its body after the view returns.
+        with translation.override(settings.LANGUAGE_CODE):
+            response = views.PasteIndexView.as_view()(request)
+            response.render()
+        response["Content-Language"] = settings.LANGUAGE_CODE
+        return response
     page = None
     if request.user.is_authenticated:
         pastes = Paste.objects.filter(owner=request.user).unexpired().order_by("-created_at", "-pk").defer("content")
