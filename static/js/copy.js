@@ -9,6 +9,11 @@
     }
   }
 
+  // The page may give the words in its reader's language (data-copied, data-copy-failed on the button).
+  function said(button, attribute, english) {
+    return button.getAttribute(attribute) || english;
+  }
+
   function copy(button) {
     var input = document.getElementById(button.getAttribute("data-copy-target"));
     if (!input) {
@@ -16,8 +21,8 @@
     }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(
-        function () { announce(button, "Copied to the clipboard."); },
-        function () { input.select(); announce(button, "Press Ctrl+C to copy."); }
+        function () { announce(button, said(button, "data-copied", "Copied to the clipboard.")); },
+        function () { input.select(); announce(button, said(button, "data-copy-failed", "Press Ctrl+C to copy.")); }
       );
       return;
     }
@@ -28,7 +33,12 @@
     } catch (error) {
       copied = false;
     }
-    announce(button, copied ? "Copied to the clipboard." : "Press Ctrl+C to copy.");
+    announce(
+      button,
+      copied
+        ? said(button, "data-copied", "Copied to the clipboard.")
+        : said(button, "data-copy-failed", "Press Ctrl+C to copy.")
+    );
   }
 
   document.addEventListener("click", function (event) {

@@ -35,6 +35,12 @@ def test_an_encrypted_paste_made_on_the_french_page_is_told_about_in_french(fren
         == "Déchiffré dans votre navigateur avec la clé du lien\u00a0; le serveur ne l'a jamais eue."
     )
     assert page.get_by_role("status").filter(has_text="Texte créé.").count() == 1
+    page.get_by_role("button", name="Copier").click()
+    page.wait_for_function("document.getElementById('copy-status').textContent !== ''")
+    assert page.locator("#copy-status").inner_text() in (
+        "Copié dans le presse-papiers.",
+        "Appuyez sur Ctrl+C pour copier.",
+    )
 
     # The same link without its key, then with a key that is not the paste's.
     page.goto(f"{live_server.url}/pastes/{paste.id}")
