@@ -120,3 +120,51 @@ def test_view_counts_follow_each_language_s_plural(user, views, expected):
     }
 
     assert shown == expected
+
+
+def fetched(client: Client, method: str, path: str, data: dict | None, language: str) -> str:
+    headers = {"HTTP_ACCEPT_LANGUAGE": language, "HTTP_ACCEPT": "text/html"}
+    response = getattr(client, method)(path, data or {}, follow=True, **headers)
+    return SITE_CHROME.sub("", response.content.decode())
+
+
+def test_the_pages_of_what_goes_wrong_are_translated(user, other_user):
+    """Error pages, refused forms and flash messages: each state made afresh in every language."""
+    owner = Client()
+    owner.force_login(user)
+    stranger = Client()
+    stranger.force_login(other_user)
+    states = []
+    for language in ("en", *LANGUAGES):
+        vault = protected(user, name="Vault")
+        once = PasteFactory(owner=user, name="Once", burn_after_read=True, content="x")
+        sealed = PasteFactory(owner=user, name="Sealed", content=encrypt("x")[0], encrypted=True)
+        talk = PasteFactory(owner=user, name="Talk", content="x", discussion=True)
+        snippet = PasteFactory(owner=user, name="Snippet", content="x")
+        pages = [
+            ("post", f"/pastes/{vault.id}", {"password": "wrong"}),  # 403, the password asked again
+            ("post", f"/pastes/{once.id}", {}),  # revealed and burned: shown once
+            ("get", f"/pastes/{once.id}", None),  # then gone: 404
+            ("get", f"/pastes/{sealed.id}/embed", None),  # an embed refused
+            ("get", "/pastes/AAAAAAAAAAAA/embed", None),
+            ("post", f"/pastes/{talk.id}/comments", {"text": "   "}),  # refused, said in a message
+            ("post", f"/pastes/{talk.id}/comments", {"text": "Nice one", "nickname": "Ann"}),
+            ("post", f"/pastes/{snippet.id}/comments", {"text": "Nice one"}),  # no discussion
+            ("get", f"/pastes/{snippet.id}/history?from=7", None),
+            ("get", f"/pastes/{snippet.id}/files/5/download", None),
+            ("post", f"/pastes/{snippet.id}/attachments", {}),  # no file chosen
+            ("post", "/pastes/new", {"name": "Notes", "content": "", "expiration": "Never", "exposure": "public"}),
+            ("post", "/pastes/new", {"name": "Notes", "content": "x", "expiration": "forever", "exposure": "public"}),
+            ("post", f"/pastes/{snippet.id}/delete", {}),
+        ]
+        client_for = {f"/pastes/{once.id}": stranger}
+        states.append(
+            [fetched(client_for.get(path, owner), method, path, data, language) for method, path, data in pages]
+        )
+
+    english = states[0]
+    for language, translated in zip(LANGUAGES, states[1:], strict=True):
+        for before, after in zip(english, translated, strict=True):
+            assert after != before
+            # error.html's link is the top-level catalog's (templates/), like the header and footer.
+            assert untranslated(before, after, language, ignore=(*OWN_WORDS, "Back to the start page")) == [], language
