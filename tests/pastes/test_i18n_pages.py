@@ -168,3 +168,16 @@ def test_the_pages_of_what_goes_wrong_are_translated(user, other_user):
             assert after != before
             # error.html's link is the top-level catalog's (templates/), like the header and footer.
             assert untranslated(before, after, language, ignore=(*OWN_WORDS, "Back to the start page")) == [], language
+
+
+def test_an_embed_refused_says_why_in_the_host_page_s_reader_s_language(user):
+    sealed = PasteFactory(owner=user, name="Sealed", content=encrypt("x")[0], encrypted=True)
+
+    script = Client().get(f"/pastes/{sealed.id}.js", HTTP_ACCEPT_LANGUAGE="es")
+    frame = Client().get(f"/pastes/{sealed.id}/embed", HTTP_ACCEPT_LANGUAGE="de")
+
+    assert script.status_code == frame.status_code == 403
+    assert "Este texto tiene cifrado de extremo a extremo, así que no se puede insertar" in script.content.decode()
+    assert (
+        "Dieser Text ist Ende-zu-Ende-verschlüsselt und kann daher nicht eingebettet werden" in frame.content.decode()
+    )
