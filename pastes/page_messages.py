@@ -15,7 +15,15 @@ from django.utils.translation import ngettext
 
 from pastes.attachments import AttachmentQuotaExceeded, AttachmentTooLarge, InvalidAttachment
 from pastes.comments import BadComment, DiscussionFull
-from pastes.errors import PastesError, QuotaExceeded, TooManyPasswordAttempts, TooManyPasswordChecks
+from pastes.errors import (
+    NotAnEnvelope,
+    PastesError,
+    PayloadTooLarge,
+    QuotaExceeded,
+    TooManyPasswordAttempts,
+    TooManyPasswordChecks,
+)
+from pastes.files import MAX_FILES
 from pastes.revisions import RevisionNotFound
 
 
@@ -60,6 +68,11 @@ def page_message(error: PastesError) -> str:
             return _("This file cannot be attached: its name must be a plain file name, without / or \\.")
         if isinstance(error, BadComment):
             return _("This comment cannot be posted here: reload the page and try again.")
+        if isinstance(error, NotAnEnvelope):
+            return _("The text was not encrypted by your browser: end-to-end encryption needs JavaScript.")
+        if isinstance(error, PayloadTooLarge):
+            limit = _number(settings.PASTES_MAX_BODY_BYTES)
+            return _("The files are too large: together they may hold at most %(limit)s bytes.") % {"limit": limit}
     return message
 
 
@@ -72,6 +85,15 @@ def detail_message(detail: str) -> str:
         return Field.default_error_messages["required"]  # Django's own wording, translated by Django
     if code == "invalid_choice":
         return _("Choose one of the values offered.")
+    # The files' own codes (pastes.files.FilesField), on the form's file slots.
+    if code == "duplicate":
+        return _("Two files have the same name: each file needs its own.")
+    if code == "filename":
+        return _("A file name is not accepted: it must be a plain name, without / or \\.")
+    if code == "too_many":
+        return _("A paste holds at most %(count)s files.") % {"count": MAX_FILES}
+    if code in ("syntax", "syntax_length"):
+        return _("Unknown syntax: choose one from the list.")
     return _(str(detail))  # DRF's own messages (max_length, …) come translated by DRF
 
 

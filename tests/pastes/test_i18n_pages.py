@@ -135,6 +135,7 @@ def test_the_pages_of_what_goes_wrong_are_translated(user, other_user):
     stranger = Client()
     stranger.force_login(other_user)
     states = []
+    form = {"name": "Notes", "content": "x", "expiration": "Never", "exposure": "public"}
     for language in ("en", *LANGUAGES):
         vault = protected(user, name="Vault")
         once = PasteFactory(owner=user, name="Once", burn_after_read=True, content="x")
@@ -155,6 +156,8 @@ def test_the_pages_of_what_goes_wrong_are_translated(user, other_user):
             ("post", f"/pastes/{snippet.id}/attachments", {}),  # no file chosen
             ("post", "/pastes/new", {"name": "Notes", "content": "", "expiration": "Never", "exposure": "public"}),
             ("post", "/pastes/new", {"name": "Notes", "content": "x", "expiration": "forever", "exposure": "public"}),
+            ("post", "/pastes/new", {**form, "filename": "a.txt", "filename_2": "a.txt", "content_2": "y"}),
+            ("post", "/pastes/new", {**form, "filename": "a/b.txt"}),
             ("post", f"/pastes/{snippet.id}/delete", {}),
         ]
         client_for = {f"/pastes/{once.id}": stranger}
