@@ -25,8 +25,9 @@ from common.catalogs import catalogs
 
 ROOT = Path(settings.BASE_DIR)
 LANGUAGES = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
-# What makemessages leaves out: not the service's own text, or the catalogs themselves.
-IGNORED = [".venv", "staticfiles", "tests", "bench", "*/locale", "node_modules", "media"]
+# What makemessages leaves out: not the service's own text. (Never "*/locale": makemessages finds each
+# app's catalog by walking into its locale/ directory; ignored, every string would go to locale/.)
+IGNORED = [".venv", "staticfiles", "tests", "bench", "node_modules", "media"]
 PLURAL_FORMS = {
     "fr": "nplurals=2; plural=(n > 1);",
     "de": "nplurals=2; plural=(n != 1);",
