@@ -359,7 +359,10 @@ MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = SERVICE_NAME
 # Wrong codes count as failed sign-ins (allauth's own limit on them is ACCOUNT_RATE_LIMITS' "login_failed", off).
-MFA_FORMS = {"authenticate": "accounts.two_factor.AuthenticateForm"}
+MFA_FORMS = {
+    "authenticate": "accounts.two_factor.AuthenticateForm",
+    "add_webauthn": "accounts.two_factor.AddWebAuthnForm",
+}
 
 # --- Internationalisation, static files -----------------------------------
 

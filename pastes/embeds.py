@@ -26,7 +26,7 @@ from django.views.decorators.http import require_http_methods
 
 from pastes.errors import PasteNotFound, PastesError
 from pastes.files import paste_files
-from pastes.highlighting import highlighted, lexer_for
+from pastes.highlighting import highlighted, language_name, lexer_for
 from pastes.models import Paste
 from pastes.services import paste_get_visible
 
@@ -103,7 +103,7 @@ def embed_frame(request: HttpRequest, paste_id: str) -> HttpResponse:
     files = []
     for filename, content, syntax in embed_files(paste):
         lexer = lexer_for(content, syntax)
-        files.append({"filename": filename, "code": highlighted(content, lexer), "language": lexer.name})
+        files.append({"filename": filename, "code": highlighted(content, lexer), "language": language_name(lexer)})
     page_url = request.build_absolute_uri(reverse("pastes:paste-page", kwargs={"paste_id": paste.id}))
     context = {"paste": paste, "files": files, "page_url": page_url}
     return _uncached(render(request, "pastes/embed.html", context))

@@ -42,7 +42,7 @@ from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, T
 from pastes.file_forms import ADD_FILE, more_files_initial, slots_posted
 from pastes.files import files_for_page, paste_files
 from pastes.forms import PasteForm
-from pastes.highlighting import guess_syntax, highlighted, lexer_for
+from pastes.highlighting import guess_syntax, highlighted, language_name, lexer_for
 from pastes.models import Paste
 from pastes.page_messages import detail_message, page_message
 from pastes.serializers import PasteCreateSerializer, PasteEditSerializer
@@ -70,7 +70,7 @@ def _paste_page(request: HttpRequest, paste: Paste, *, burned: bool = False) -> 
         context["download_name"] = (slugify(paste.name) or paste.id) + ".txt"
     else:
         lexer = lexer_for(paste.content, paste.syntax)
-        context |= {"code": highlighted(paste.content, lexer), "language": lexer.name}
+        context |= {"code": highlighted(paste.content, lexer), "language": language_name(lexer)}
     return render(request, "pastes/paste.html", context)
 
 

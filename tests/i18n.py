@@ -65,11 +65,16 @@ NAMES = {
     "redoc",
     "lighthouse",
     "utc",
+    "utf",
+    "python",
+    "javascript",
+    "mozilla",
 }
 # Elements whose text is content or code, not the page's words.
 CONTENT_ELEMENTS = {"script", "style", "pre", "code", "textarea", "template", "noscript", "kbd", "samp", "option"}
 # Attributes a reader sees or hears (screen readers).
 READ_ATTRIBUTES = {"title", "aria-label", "alt", "placeholder", "aria-description"}
+QUOTED = re.compile(r"[a-z][a-z0-9+.-]*://\S+|mozilla/5\.0 \(.*", re.I)
 NOT_WORDS = re.compile(r"^[\W\d_]*$|^[a-z][a-z0-9+.-]*://\S*$|^\S+@\S+$|^/\S*$|^[\w.-]+\.[a-z]{2,}(/\S*)?$", re.I)
 
 
@@ -133,6 +138,10 @@ def is_english_left(segment: str, language: str, ignore: frozenset[str] = frozen
     lowered = segment.lower().strip(" .,:;!?()[]«»\"'…·|\u2013\u2014-")
     if not lowered or NOT_WORDS.match(lowered) or segment in ignore or lowered in ignore:
         return False
+    # What the page quotes is not its own words: the objects' texts, URLs, a browser's user agent.
+    for text in sorted(ignore, key=len, reverse=True):
+        lowered = lowered.replace(text.lower(), " ")
+    lowered = QUOTED.sub(" ", lowered)
     words = re.findall(r"[^\W\d_]{2,}", lowered)
     allowed = NAMES | kept_terms(language) | {word.lower() for word in ignore}
     return bool(words) and not all(word in allowed for word in words) and lowered not in allowed

@@ -35,6 +35,8 @@ OBJECT_TEXTS = [
     "A card",
     "Phishing: it asks for a bank password.",
     "Reported",
+    "Acme Garden Tools",
+    *(f"axe{number}" for number in range(1, 5)),
 ]
 
 

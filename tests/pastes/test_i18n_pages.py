@@ -25,7 +25,7 @@ SITE_CHROME = re.compile(r'<nav class="site-nav".*?</nav>|<footer class="site-fo
 OWN_WORDS = (
     *("Snippet", "Sealed", "Vault", "Once", "Talk", "Three files", "Sealed files", "With files"),
     *("alice", "Ann", "Nice one", "Thanks", "main.py", "README.md", "notes.txt"),
-    *("a-rather-long-photo-name.png", "report.pdf", "Python", "Text only", "Markdown"),
+    *("a-rather-long-photo-name.png", "report.pdf", "Python", "Markdown"),
     *(f"{name} · Webtools" for name in ("Three files", "Sealed files", "With files")),
 )
 

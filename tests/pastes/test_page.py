@@ -71,7 +71,7 @@ def test_unrecognised_content_is_shown_as_plain_text(browser_client, user):
 
     html = browser_client.get(page_url(paste)).content.decode()
 
-    assert '<dd data-testid="language">Text only</dd>' in html
+    assert '<dd data-testid="language">Plain text</dd>' in html
 
 
 @pytest.mark.parametrize("syntax", ["", "text", "html"])
