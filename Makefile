@@ -11,7 +11,7 @@ WEB_CONCURRENCY ?= $(shell nproc 2>/dev/null || echo 2)
 WEB_THREADS ?= 4
 export DJANGO_SETTINGS_MODULE := config.settings
 
-.PHONY: run test lint pytest bench bench-scale bench-peers clean
+.PHONY: run test lint pytest catalogs bench bench-scale bench-peers clean
 
 # Resolved only when a venv has to be made, so an existing .venv needs no interpreter search.
 $(VENV)/bin/python:
@@ -44,8 +44,13 @@ $(STATIC_MANIFEST): $(shell find static */static -type f 2>/dev/null) $(VENV)/.i
 	@$(PY) manage.py collectstatic --noinput -v0
 	@touch $@
 
+# Translations: the .po catalogs compiled to .mo with polib, no gettext tools needed; only those
+# changed since their .mo (common/catalogs.py). DEBUG=1 only so that settings load without a SECRET_KEY.
+catalogs: $(VENV)/.installed-run
+	@DEBUG=1 $(PY) manage.py compile_catalogs -v0
+
 # Sign-up is open here, so that a newcomer can make an account (ACCOUNTS_REGISTRATION, docs/deployment.md).
-run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST)
+run: $(VENV)/.installed-run .secret_key .shortener_adminpwd $(STATIC_MANIFEST) catalogs
 	@export SECRET_KEY_FILE=$(CURDIR)/.secret_key; \
 	export ACCOUNTS_REGISTRATION="$${ACCOUNTS_REGISTRATION:-open}"; \
 	if [ -z "$$SHORTENER_ADMINPWD$$SHORTENER_ADMINPWD_FILE$$SHORTENER_HASHED_ADMINPWD$$SHORTENER_HASHED_ADMINPWD_FILE" ]; then \
@@ -63,7 +68,7 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 
-pytest: $(VENV)/.installed-dev
+pytest: $(VENV)/.installed-dev catalogs
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
 
 test: lint pytest

@@ -5,6 +5,7 @@ from allauth.account.adapter import DefaultAccountAdapter
 from django import forms
 from django.conf import settings
 from django.http import HttpRequest
+from django.utils.translation import gettext
 
 from accounts import invitations
 
@@ -36,7 +37,9 @@ class AccountAdapter(DefaultAccountAdapter):
         ):
             invited = request.session.get(invitations.SESSION_KEY)
             if invited is None or invited.lower() != email.strip().lower():
-                raise forms.ValidationError(f"This invitation is for {invited}: sign up with that address.")
+                raise forms.ValidationError(
+                    gettext("This invitation is for {email}: sign up with that address.").format(email=invited)
+                )
         return email
 
     def get_login_stages(self) -> list[str]:

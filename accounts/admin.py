@@ -8,6 +8,8 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts import signin_limits
 from accounts.disabling import disable_users, end_access
@@ -25,7 +27,7 @@ class SignInLimitedAdminAuthenticationForm(AdminAuthenticationForm):
         locked_for = getattr(self.request, "signin_locked_for", None)
         if locked_for is None:
             return super().get_invalid_login_error()
-        return ValidationError(signin_limits.LOCKED.format(seconds=locked_for), code="locked")
+        return ValidationError(signin_limits.locked_message(locked_for), code="locked")
 
 
 admin.site.login_form = SignInLimitedAdminAuthenticationForm
@@ -37,7 +39,7 @@ class PasteProfileInline(admin.StackedInline):
     model = PasteProfile
     can_delete = False
     fields = ("badges", "max_paste_chars", "avatar", "bio")
-    verbose_name_plural = "paste profile"
+    verbose_name_plural = _("paste profile")
 
 
 admin.site.unregister(User)
@@ -64,10 +66,11 @@ class UserAdmin(LargeTableAdmin, DjangoUserAdmin):
         if change and "is_active" in form.changed_data and not obj.is_active:
             end_access([obj.pk])
 
-    @admin.action(description="Disable selected users (end their sessions, revoke their keys)")
+    @admin.action(description=_("Disable selected users (end their sessions, revoke their keys)"))
     def disable_selected(self, request: HttpRequest, queryset: QuerySet) -> None:
         count = disable_users(queryset)
-        self.message_user(request, f"Disabled {count} user(s).", messages.SUCCESS)
+        message = ngettext("Disabled {count} user.", "Disabled {count} users.", count).format(count=count)
+        self.message_user(request, message, messages.SUCCESS)
 
 
 @admin.register(SignInFailures)

@@ -8,7 +8,7 @@ class AccountsConfig(AppConfig):
     def ready(self) -> None:
         from allauth.account.signals import user_signed_up
 
-        from accounts import invitations, sessions, signin_limits  # noqa: F401 (the last two connect their receivers)
+        from accounts import invitations, language, sessions, signin_limits  # noqa: F401 (the last three connect their receivers)
 
         user_signed_up.connect(invitations.forget_used, dispatch_uid="accounts.invitations.forget_used")
 

@@ -21,6 +21,7 @@ from django.core.files.storage import default_storage
 from django.db import transaction
 from django.http import FileResponse, Http404, HttpRequest
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -35,7 +36,7 @@ FORMATS = {"PNG": ("image/png", "png"), "JPEG": ("image/jpeg", "jpg"), "WEBP": (
 
 
 def too_big_message() -> str:
-    return f"The image is too big: at most {settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024} KiB."
+    return gettext("The image is too big: at most {kib} KiB.").format(kib=settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024)
 
 
 class InvalidAvatar(ValueError):
@@ -59,19 +60,19 @@ def encode(upload) -> EncodedAvatar:
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(upload, formats=list(FORMATS)) as image:
                 if image.width * image.height > MAX_PIXELS:
-                    raise InvalidAvatar("The image has too many pixels: at most 4096 by 4096.")
+                    raise InvalidAvatar(gettext("The image has too many pixels: at most 4096 by 4096."))
                 image_format = image.format
                 image.load()
                 image = ImageOps.exif_transpose(image)
                 image.thumbnail(AVATAR_SIZE)
                 return _save(image, image_format)
     except (UnidentifiedImageError, Image.DecompressionBombError, Image.DecompressionBombWarning) as error:
-        raise InvalidAvatar("This is not a PNG, JPEG or WebP image.") from error
+        raise InvalidAvatar(gettext("This is not a PNG, JPEG or WebP image.")) from error
     except (OSError, SyntaxError, ValueError) as error:
         if isinstance(error, InvalidAvatar):
             raise
         # Truncated or corrupt data: Pillow's decoders raise these.
-        raise InvalidAvatar("The image could not be read: it is damaged or incomplete.") from error
+        raise InvalidAvatar(gettext("The image could not be read: it is damaged or incomplete.")) from error
 
 
 def _save(image: Image.Image, image_format: str) -> EncodedAvatar:

@@ -27,6 +27,7 @@ from django.core.files.storage import default_storage
 from django.db import connection, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
@@ -108,28 +109,33 @@ class DeleteForm(forms.Form):
         self.user = user
         if user.has_usable_password():
             self.fields["password"] = forms.CharField(
-                label="Your password",
+                label=gettext("Your password"),
                 strip=False,
                 widget=forms.PasswordInput(attrs={"autocomplete": "current-password"}),
             )
         else:
             self.fields["username"] = forms.CharField(
-                label="Type your username to confirm",
-                help_text="Your account signs in through single sign-on, so it has no password here: "
-                f"type “{user.get_username()}”.",
+                label=gettext("Type your username to confirm"),
+                help_text=gettext(
+                    "Your account signs in through single sign-on, so it has no password here: type “{username}”."
+                ).format(username=user.get_username()),
                 widget=forms.TextInput(attrs={"autocomplete": "off", "spellcheck": "false"}),
             )
 
     def clean_password(self) -> str:
         password = self.cleaned_data["password"]
         if not self.user.check_password(password):
-            raise forms.ValidationError("This is not your password: nothing was deleted.", code="wrong_password")
+            raise forms.ValidationError(
+                gettext("This is not your password: nothing was deleted."), code="wrong_password"
+            )
         return password
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if username != self.user.get_username():
-            raise forms.ValidationError("This is not your username: nothing was deleted.", code="wrong_username")
+            raise forms.ValidationError(
+                gettext("This is not your username: nothing was deleted."), code="wrong_username"
+            )
         return username
 
 
@@ -143,7 +149,9 @@ def delete(request: HttpRequest) -> HttpResponse:
         username = user.get_username()
         delete_account(user)
         logout(request)
-        messages.success(request, f"The account {username} and everything it held are deleted.")
+        messages.success(
+            request, gettext("The account {username} and everything it held are deleted.").format(username=username)
+        )
         return redirect(settings.ACCOUNT_LOGOUT_REDIRECT_URL)
     status = 400 if request.method == "POST" else 200
     return render(request, "accounts/delete.html", {"form": form, "holdings": holdings(user)}, status=status)

@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 
 SALT = "accounts.invitations"
@@ -53,8 +54,8 @@ def invited_email(token: str) -> str:
     return email
 
 
-def send_invitation(email: str, base_url: str) -> str:
-    """Mail the invitation to `email`; the link is returned too, for the operator."""
+def send_invitation(email: str, base_url: str, language: str | None = None) -> str:
+    """Mail the invitation to `email` in `language` (else the active one); the link too, for the operator."""
     link = f"{base_url.rstrip('/')}{invite_path(email)}"
     context = {
         "invite_url": link,
@@ -62,7 +63,9 @@ def send_invitation(email: str, base_url: str) -> str:
         "service_name": settings.SERVICE_NAME,
     }
     # render_mail, not send_mail: allauth's send_mail needs a request, which `manage.py invite` has not.
-    get_adapter().render_mail("accounts/email/invite", email, context).send()
+    with translation.override(language or translation.get_language()):
+        message = get_adapter().render_mail("accounts/email/invite", email, context)
+    message.send()
     return link
 
 

@@ -15,7 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
@@ -23,11 +23,19 @@ from django.views.decorators.http import require_http_methods, require_POST
 from common.api_keys import INTERFACES, AbstractApiKey, Scope, expiry_on, key_model
 
 INTERFACE_LABELS = {"reports": _("Reports"), "pastes": _("Pastes"), "shortener": _("Short links")}
+NEW_KEY_TITLES = {
+    "reports": _("Your new reports key"),
+    "pastes": _("Your new pastes key"),
+    "shortener": _("Your new short-link token"),
+}
 INTERFACE_CHOICES = [
     ("reports", _("Reports (rpt_…, the /api/v1 API)")),
     ("pastes", _("Pastes (pst_…)")),
     ("shortener", _("Short links (shr_…, a short-link token)")),
 ]
+# The scopes' words on these pages; Scope's own labels (common/api_keys.py) stay as they are, so that
+# no model's state changes with the language.
+SCOPE_LABELS = {Scope.READ: _("Read only"), Scope.WRITE: _("Read and write")}
 NAME_MAX_LENGTH = AbstractApiKey._meta.get_field("name").max_length
 
 
@@ -44,15 +52,17 @@ class KeyInterfaceConverter:
 
 
 class KeyForm(forms.Form):
-    interface = forms.ChoiceField(choices=INTERFACE_CHOICES, label=_("Interface"))
+    interface = forms.ChoiceField(choices=INTERFACE_CHOICES, label=pgettext_lazy("API key", "Interface"))
     name = forms.CharField(
-        max_length=NAME_MAX_LENGTH, label=_("Name"), help_text=_("What the key is for, e.g. CI or a bot.")
+        max_length=NAME_MAX_LENGTH,
+        label=pgettext_lazy("API key", "Name"),
+        help_text=_("What the key is for, e.g. CI or a bot."),
     )
     scope = forms.ChoiceField(
-        choices=Scope.choices,
+        choices=list(SCOPE_LABELS.items()),
         initial=Scope.WRITE,
         widget=forms.RadioSelect,
-        label=_("Scope"),
+        label=pgettext_lazy("API key", "Scope"),
         help_text=_("A read-only key may only read (GET, HEAD and OPTIONS requests)."),
     )
     expires_at = forms.DateField(
@@ -91,6 +101,14 @@ class KeyRow:
     @property
     def interface_label(self) -> str:
         return INTERFACE_LABELS[self.interface]
+
+    @property
+    def new_key_title(self) -> str:
+        return NEW_KEY_TITLES[self.interface]
+
+    @property
+    def scope_label(self) -> str:
+        return SCOPE_LABELS[self.api_key.scope]
 
 
 def user_keys(user: AbstractBaseUser) -> list[KeyRow]:

@@ -56,3 +56,18 @@ class Avatar(models.Model):
 
     def __str__(self) -> str:
         return f"Avatar of user {self.user_id}: {self.name}"
+
+
+class Preferences(models.Model):
+    """What a person chose for themselves in the account area: the language of the pages (accounts/language.py)."""
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, primary_key=True, related_name="+")
+    # A code of settings.LANGUAGES, or empty for the browser's choice. No `choices`: the operator
+    # narrows LANGUAGES by the environment, which must not make a migration.
+    language = models.CharField(max_length=7, blank=True)
+
+    class Meta:
+        verbose_name_plural = "preferences"
+
+    def __str__(self) -> str:
+        return f"Preferences of user {self.user_id}"

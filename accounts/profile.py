@@ -16,10 +16,13 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods
 
-from accounts import avatars
+from accounts import avatars, language
 from accounts.models import Avatar
 from pastes.models import Paste, PasteProfile
 
@@ -32,8 +35,11 @@ class ProfileForm(forms.Form):
         required=False,
         max_length=BIO_MAX_LENGTH,
         widget=forms.Textarea(attrs={"rows": 5}),
-        label="Bio",
-        help_text=f"A few words about you, shown on your public account. At most {BIO_MAX_LENGTH} characters.",
+        label=_("Bio"),
+        help_text=format_lazy(
+            _("A few words about you, shown on your public account. At most {max_length} characters."),
+            max_length=BIO_MAX_LENGTH,
+        ),
     )
     # Checked in clean_avatar_url: the URL of an uploaded avatar, shown back as it is, may name a
     # host URLField would refuse (localhost without a port, a name without a dot).
@@ -41,13 +47,13 @@ class ProfileForm(forms.Form):
         required=False,
         max_length=AVATAR_URL_MAX_LENGTH,
         widget=forms.URLInput,
-        label="Avatar URL",
-        help_text="An http or https address of an image. Empty: no avatar.",
+        label=_("Avatar URL"),
+        help_text=_("An http or https address of an image. Empty: no avatar."),
     )
     avatar_file = forms.FileField(
         required=False,
-        label="Or upload an image",
-        help_text="PNG, JPEG or WebP; it is shrunk to 256 by 256 pixels at most.",
+        label=_("Or upload an image"),
+        help_text=_("PNG, JPEG or WebP; it is shrunk to 256 by 256 pixels at most."),
         widget=forms.FileInput(attrs={"accept": "image/png,image/jpeg,image/webp"}),
     )
 
@@ -64,7 +70,7 @@ class ProfileForm(forms.Form):
         try:
             URLValidator(schemes=["http", "https"])(url)
         except ValidationError:
-            raise forms.ValidationError("Enter an http:// or https:// address.", code="invalid_url") from None
+            raise forms.ValidationError(gettext("Enter an http:// or https:// address."), code="invalid_url") from None
         return url
 
     def clean_avatar_file(self):
@@ -80,7 +86,7 @@ class ProfileForm(forms.Form):
         data = super().clean()
         url_changed = data.get("avatar_url", self.current_avatar) != self.current_avatar
         if self.encoded is not None and url_changed and data.get("avatar_url"):
-            raise forms.ValidationError("Give an avatar URL or an image to upload, not both.", code="both")
+            raise forms.ValidationError(gettext("Give an avatar URL or an image to upload, not both."), code="both")
         return data
 
 
@@ -145,7 +151,7 @@ def _profile(request: HttpRequest) -> HttpResponse:
         form = ProfileForm(request.POST, request.FILES, current_avatar=current.avatar)
         if form.is_valid():
             save(request, form)
-            messages.success(request, "Your profile is saved.")
+            messages.success(request, gettext("Your profile is saved."))
             return redirect("accounts:profile")
         status = 400
     else:
@@ -163,5 +169,6 @@ def _page(request: HttpRequest, form: ProfileForm, current: PasteProfile, *, sta
         "uploaded_src": uploaded_src(request.user),
         "quota_used": quota_used(request.user),
         "max_bytes_kib": settings.ACCOUNTS_AVATAR_MAX_BYTES // 1024,
+        "language_preference": language.preferred_language(request.user),
     }
     return render(request, "accounts/profile.html", context, status=status)

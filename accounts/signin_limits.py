@@ -35,19 +35,27 @@ from django.db.models import Max, Q
 from django.dispatch import receiver
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import SignInFailures
 from common.http import client_ip
 from common.pruning import Schedule
 
 Kind = SignInFailures.Kind
-# What a sign-in page says while locked (the shortener's /s/login keeps Lstu's "Too many login attempts…").
-LOCKED = "Too many failed sign-in attempts. Please retry in {seconds} second(s), or reset your password."
 # Forgotten counts are taken up again by their key's next failure; the others are deleted by the
 # first failure of each PRUNING period (per process).
 PRUNING = Schedule(timedelta(hours=6))
 # Beyond this the doubling lock is at its cap anyway (2**30 seconds are 34 years).
 MAX_DOUBLINGS = 30
+
+
+def locked_message(seconds: int) -> str:
+    """What a sign-in page says while locked (the shortener's /s/login keeps Lstu's "Too many login attempts…")."""
+    return ngettext(
+        "Too many failed sign-in attempts. Please retry in {seconds} second, or reset your password.",
+        "Too many failed sign-in attempts. Please retry in {seconds} seconds, or reset your password.",
+        seconds,
+    ).format(seconds=seconds)
 
 
 def tried_login(credentials: dict) -> str:
@@ -171,4 +179,4 @@ class ForgetFailuresOnNewPassword:
             forget_account(user)
 
     def get_help_text(self) -> str:
-        return "Setting a new password lifts a lock set by failed sign-ins."
+        return gettext("Setting a new password lifts a lock set by failed sign-ins.")

@@ -12,9 +12,11 @@ from allauth.core import context
 from allauth.mfa.base.forms import AuthenticateForm as AllauthAuthenticateForm
 from allauth.mfa.models import Authenticator
 from allauth.mfa.utils import is_mfa_enabled
+from allauth.mfa.webauthn.forms import AddWebAuthnForm as AllauthAddWebAuthnForm
 from django import forms
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import pgettext_lazy
 
 from accounts import signin_limits
 from accounts.models import SignInFailures
@@ -51,10 +53,19 @@ class AuthenticateForm(AllauthAuthenticateForm):
             keys[SignInFailures.Kind.ADDRESS] = signin_limits.address_key(context.request)
         seconds = signin_limits.locked_for(keys)
         if seconds is not None:
-            raise forms.ValidationError(signin_limits.LOCKED.format(seconds=seconds))
+            raise forms.ValidationError(signin_limits.locked_message(seconds))
         try:
             return super().clean_code()
         except forms.ValidationError:
             for kind, key in keys.items():
                 signin_limits.count_failure(kind, key)
             raise
+
+
+class AddWebAuthnForm(AllauthAddWebAuthnForm):
+    """allauth's form to add a passkey (settings.MFA_FORMS), its name field labelled in the reader's
+    language: Django makes the label from the field's name, in English."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["name"].label = pgettext_lazy("passkey", "Name")

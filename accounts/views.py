@@ -41,7 +41,7 @@ def invite(request: HttpRequest) -> HttpResponse:
     form = InvitationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        invitations.send_invitation(email, request.build_absolute_uri("/"))
+        invitations.send_invitation(email, request.build_absolute_uri("/"), language=form.cleaned_data["language"])
         messages.success(request, gettext("Invitation mailed to {email}.").format(email=email))
         return redirect("accounts:invite")
     context = {

@@ -3,6 +3,8 @@ from django.db.models import QuerySet
 from django.forms import ModelForm
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from common.api_keys import AbstractApiKey
 from common.paging import LARGE_TABLE_PER_PAGE, KeptCountPaginator
@@ -29,14 +31,16 @@ class ApiKeyAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
         self.message_user(
             request,
-            f"The new API key is {raw_key} — copy it now: it is stored only as a hash and cannot be shown again.",
+            _("The new API key is %(key)s — copy it now: it is stored only as a hash and cannot be shown again.")
+            % {"key": raw_key},
             messages.WARNING,
         )
 
-    @admin.action(description="Revoke selected API keys")
+    @admin.action(description=gettext_lazy("Revoke selected API keys"))
     def revoke_keys(self, request: HttpRequest, queryset: QuerySet[AbstractApiKey]) -> None:
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
-        self.message_user(request, f"Revoked {count} API key(s).", messages.SUCCESS)
+        message = ngettext("Revoked %(count)d API key.", "Revoked %(count)d API keys.", count) % {"count": count}
+        self.message_user(request, message, messages.SUCCESS)
 
 
 class LargeTableAdmin(admin.ModelAdmin):

@@ -90,7 +90,9 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.ShortenerHostMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # After the session (the language cookie), before CommonMiddleware (Django's documented order).
+    # After the session, before CommonMiddleware (Django's documented order). Not after authentication:
+    # a signed-in person's preference arrives as the language cookie, written at sign-in, so that no
+    # request reads it from the database (common/locale.py).
     "common.locale.ReaderLanguageMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -357,7 +359,10 @@ MFA_SUPPORTED_TYPES = ["totp", "recovery_codes", "webauthn"]
 MFA_PASSKEY_LOGIN_ENABLED = True
 MFA_TOTP_ISSUER = SERVICE_NAME
 # Wrong codes count as failed sign-ins (allauth's own limit on them is ACCOUNT_RATE_LIMITS' "login_failed", off).
-MFA_FORMS = {"authenticate": "accounts.two_factor.AuthenticateForm"}
+MFA_FORMS = {
+    "authenticate": "accounts.two_factor.AuthenticateForm",
+    "add_webauthn": "accounts.two_factor.AddWebAuthnForm",
+}
 
 # --- Internationalisation, static files -----------------------------------
 
@@ -369,6 +374,9 @@ _unknown_languages = set(env_list("LANGUAGES")) - set(_LANGUAGE_NAMES)
 if _unknown_languages:
     raise ImproperlyConfigured(f"LANGUAGES names {sorted(_unknown_languages)}; known: {list(_LANGUAGE_NAMES)}")
 LANGUAGES = [(code, _LANGUAGE_NAMES[code]) for code in env_list("LANGUAGES", list(_LANGUAGE_NAMES))]
+if LANGUAGE_CODE not in dict(LANGUAGES):
+    # English is the APIs' language and every page's fallback: narrowing can drop the others only.
+    raise ImproperlyConfigured(f"LANGUAGES must keep {LANGUAGE_CODE!r} (the APIs' language and the fallback)")
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True

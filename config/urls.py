@@ -3,12 +3,15 @@
 from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.views import SpectacularAPIView
 
+from accounts import language
 from common import metrics
 from config import views
 
-admin.site.site_header = f"{settings.SERVICE_NAME} administration"
+admin.site.site_header = format_lazy(_("{service_name} administration"), service_name=settings.SERVICE_NAME)
 admin.site.site_title = settings.SERVICE_NAME
 
 
@@ -20,6 +23,8 @@ urlpatterns = [
     path("", views.landing, name="landing"),
     path("healthz", views.healthz, name="healthz"),
     path("metrics", metrics.view, name="metrics"),
+    # Django's set_language (django.conf.urls.i18n), which also keeps a signed-in person's choice.
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("admin/", admin.site.urls),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -2,7 +2,11 @@
 
 from django.urls import include, path
 
+from accounts import language
+
 urlpatterns = [
+    # The footer's language switcher (config/urls.py); two segments, so no short link's code.
+    path("i18n/setlang/", language.set_language, name="set_language"),
     path("", include("shortener.urls")),
 ]
 

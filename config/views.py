@@ -9,6 +9,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.db import DatabaseError, InterfaceError, OperationalError, connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_noop
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from drf_spectacular.views import SpectacularSwaggerSplitView
@@ -27,11 +28,22 @@ def landing(request: HttpRequest) -> HttpResponse:
         request,
         "landing.html",
         {
-            "pastes_prefix": settings.PASTES_PREFIX,
+            "pastes_create_path": f"/{settings.PASTES_PREFIX}/create" if settings.PASTES_PREFIX else "/create",
             "shortener_prefix": settings.SHORTENER_PREFIX,
         },
     )
 
+
+# The English messages the interfaces' error builders give the site's error page (shortener.errors'
+# STATUS_MESSAGES, which C's JSON answers on the same paths keep in English): marked here for the
+# catalogs, so that templates/error.html can show them in the reader's language.
+ERROR_PAGE_MESSAGES = (
+    gettext_noop("Bad request."),
+    gettext_noop("Forbidden."),
+    gettext_noop("Not found."),
+    gettext_noop("Server error."),
+    gettext_noop("The service is temporarily unavailable. Please retry."),
+)
 
 # Seconds a client is asked to wait when a dependency is down.
 RETRY_AFTER_SECONDS = 5

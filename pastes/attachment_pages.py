@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from common.sign_in import signed_in
 from pastes import attachments
 from pastes.errors import PastesError
+from pastes.page_messages import page_message
 from pastes.pages import _own_paste
 
 
@@ -32,7 +33,7 @@ def attach(request: HttpRequest, paste_id: str) -> HttpResponse:
             filename = request.POST.get("filename") or None
             attachment = attachments.attachment_add(paste=paste, upload=upload, filename=filename)
         except PastesError as error:
-            flash.error(request, error.message)  # the API's wording, in English like the API's
+            flash.error(request, page_message(error))
         else:
             if paste.encrypted:
                 flash.success(request, _("Attached the file, encrypted."))
@@ -50,7 +51,7 @@ def detach(request: HttpRequest, paste_id: str, attachment_id: str) -> HttpRespo
     try:
         attachment = attachments.attachment_get(paste=paste, attachment_id=attachment_id)
     except PastesError as error:
-        flash.error(request, error.message)
+        flash.error(request, page_message(error))
     else:
         attachments.attachment_delete(attachment=attachment)
         flash.success(request, _("Removed “%(filename)s”.") % {"filename": attachment.filename})

@@ -30,6 +30,7 @@ from django.db.models import F
 from django.db.models.signals import post_delete
 from django.dispatch import receiver
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 from PIL import Image, UnidentifiedImageError
 
 from pastes.attachment_models import FILENAME_MAX_LENGTH, Attachment, generate_attachment_id
@@ -69,6 +70,7 @@ class AttachmentTooLarge(PayloadTooLarge):
 
 class AttachmentQuotaExceeded(PayloadTooLarge):
     def __init__(self, *, limit: int, needed: int) -> None:
+        self.limit, self.needed = limit, needed
         super().__init__(
             f"Attachment quota exceeded: your attachments may hold at most {limit} bytes in total, "
             f"and this file would bring them to {needed}."
@@ -77,12 +79,12 @@ class AttachmentQuotaExceeded(PayloadTooLarge):
 
 class AttachmentNotFound(PastesError):
     status = 404
-    message = "Attachment not found."
+    message = gettext_noop("Attachment not found.")
 
 
 class BurnAfterReadAttachment(PastesError):
     status = 403
-    message = (
+    message = gettext_noop(
         "This paste is burned after reading: its attachments are served to its owner only, "
         "and deleted with it when it is read."
     )
@@ -105,15 +107,15 @@ def check_filename(name: str) -> str:
     """The name to show and send in Content-Disposition; InvalidAttachment unless it is a plain file name."""
     name = name.strip()
     if not name:
-        raise InvalidAttachment("filename must not be empty.")
+        raise InvalidAttachment(gettext_noop("filename must not be empty."))
     if len(name) > FILENAME_MAX_LENGTH:
         raise InvalidAttachment(f"filename must be at most {FILENAME_MAX_LENGTH} characters long.")
     if "/" in name or "\\" in name:
-        raise InvalidAttachment("filename must be a name, without / or \\ (path separators).")
+        raise InvalidAttachment(gettext_noop("filename must be a name, without / or \\ (path separators)."))
     if name in (".", "..") or name.startswith(".."):
-        raise InvalidAttachment("filename must not be . or .. or start with ...")
+        raise InvalidAttachment(gettext_noop("filename must not be . or .. or start with ..."))
     if _FORBIDDEN_FILENAME_CHARACTER.search(name):
-        raise InvalidAttachment("filename must not contain control or invisible formatting characters.")
+        raise InvalidAttachment(gettext_noop("filename must not contain control or invisible formatting characters."))
     return name
 
 
@@ -194,7 +196,7 @@ def attachment_add(*, paste: Paste, upload: UploadedFile, filename: str | None =
     if upload.size > settings.PASTES_ATTACHMENT_MAX_BYTES:
         raise AttachmentTooLarge()
     if upload.size == 0:
-        raise InvalidAttachment("file must not be empty.")
+        raise InvalidAttachment(gettext_noop("file must not be empty."))
     name = check_filename(filename if filename is not None else (upload.name or ""))
     if paste.encrypted and not is_envelope(name):
         raise InvalidAttachment(SEALED_NAME_MESSAGE)

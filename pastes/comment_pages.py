@@ -16,7 +16,8 @@ from rest_framework.exceptions import ValidationError
 from common.sign_in import signed_in
 from pastes import comments, services
 from pastes.comment_views import MAX_COMMENT_ID, CommentInputSerializer, CommentThrottle
-from pastes.errors import PasteNotFound, PastesError, first_message
+from pastes.errors import PasteNotFound, PastesError
+from pastes.page_messages import detail_message, first_detail, page_message
 from pastes.pages import NOT_FOUND, _is_unlocked, _reader
 
 
@@ -58,11 +59,11 @@ def post_comment(request: HttpRequest, paste_id: str) -> HttpResponse:
             parent_id=values.get("parent_id"),
         )
     except ValidationError as error:
-        flash.error(request, first_message(error.detail))
+        flash.error(request, detail_message(first_detail(error.detail)))
     except PastesError as error:
         if error.status == 404 and not isinstance(error, comments.NoDiscussion):
             return _error_page(request, 404, NOT_FOUND)
-        flash.error(request, error.message)
+        flash.error(request, page_message(error))
     else:
         flash.success(request, _("Comment posted."))
     return redirect("pastes:paste-page", paste_id=paste.id)
@@ -72,11 +73,11 @@ def post_comment(request: HttpRequest, paste_id: str) -> HttpResponse:
 @require_POST
 def delete_comment(request: HttpRequest, paste_id: str, comment_id: int) -> HttpResponse:
     if comment_id > MAX_COMMENT_ID:
-        return _error_page(request, 404, comments.CommentNotFound.message)
+        return _error_page(request, 404, _(comments.CommentNotFound.message))
     try:
         comments.comment_delete(paste_id=paste_id, comment_id=comment_id, user=request.user)
     except PastesError as error:
-        message = NOT_FOUND if isinstance(error, PasteNotFound) else error.message
+        message = NOT_FOUND if isinstance(error, PasteNotFound) else page_message(error)
         return _error_page(request, error.status, message)
     flash.success(request, _("Comment deleted."))
     return redirect("pastes:paste-page", paste_id=paste_id)

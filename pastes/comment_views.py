@@ -11,6 +11,7 @@ from datetime import UTC
 from typing import Any, NoReturn
 
 from django.conf import settings
+from django.utils.translation import gettext_noop
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticated
@@ -79,7 +80,7 @@ class CommentInputSerializer(serializers.Serializer):
 
     def validate_text(self, value: str) -> str:
         if not value.strip():
-            raise serializers.ValidationError("text must not be empty.")
+            raise serializers.ValidationError(gettext_noop("text must not be empty."))  # its page translates it
         return value
 
     def _fail_body(self, key: str, **kwargs: Any) -> NoReturn:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from pastes.encryption import ENVELOPE_MESSAGE, is_envelope
 from pastes.errors import PasteNotFound, PastesError
@@ -26,17 +27,17 @@ EXPIRY_MARGIN = timedelta(seconds=10)  # see comment_create
 
 class NoDiscussion(PastesError):
     status = 404
-    message = "This paste has no discussion: it was created without discussion: true."
+    message = gettext_noop("This paste has no discussion: it was created without discussion: true.")
 
 
 class CommentNotFound(PastesError):
     status = 404
-    message = "Comment not found on this paste."
+    message = gettext_noop("Comment not found on this paste.")
 
 
 class NotCommentOwner(PastesError):
     status = 403
-    message = "Only the paste's owner or the comment's author may delete this comment."
+    message = gettext_noop("Only the paste's owner or the comment's author may delete this comment.")
 
 
 class DiscussionFull(PastesError):

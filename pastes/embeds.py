@@ -19,13 +19,14 @@ from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.csp import CSP
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.csp import csp_override
 from django.views.decorators.http import require_http_methods
 
 from pastes.errors import PasteNotFound, PastesError
 from pastes.files import paste_files
-from pastes.highlighting import highlighted, lexer_for
+from pastes.highlighting import highlighted, language_name, lexer_for
 from pastes.models import Paste
 from pastes.services import paste_get_visible
 
@@ -63,15 +64,19 @@ def embeddable_paste(paste_id: str) -> Paste:
     """The paste as any stranger sees it (never the session's user), if it may be embedded."""
     paste = paste_get_visible(paste_id=paste_id, user=None)
     if paste.password_protected:
-        raise NotEmbeddable("This paste is protected by a password, so it cannot be embedded.")
+        raise NotEmbeddable(gettext_noop("This paste is protected by a password, so it cannot be embedded."))
     if paste.encrypted:
-        raise NotEmbeddable("This paste is end-to-end encrypted, so it cannot be embedded: the server cannot read it.")
+        raise NotEmbeddable(
+            gettext_noop("This paste is end-to-end encrypted, so it cannot be embedded: the server cannot read it.")
+        )
     if paste.burn_after_read:
-        raise NotEmbeddable("This paste burns after reading, so it cannot be embedded: its first reader deletes it.")
+        raise NotEmbeddable(
+            gettext_noop("This paste burns after reading, so it cannot be embedded: its first reader deletes it.")
+        )
     return paste
 
 
-NOT_FOUND = "This paste does not exist or is not shared, so it cannot be embedded."
+NOT_FOUND = gettext_noop("This paste does not exist or is not shared, so it cannot be embedded.")
 
 
 def _uncached(response: HttpResponse) -> HttpResponse:
@@ -98,7 +103,7 @@ def embed_frame(request: HttpRequest, paste_id: str) -> HttpResponse:
     files = []
     for filename, content, syntax in embed_files(paste):
         lexer = lexer_for(content, syntax)
-        files.append({"filename": filename, "code": highlighted(content, lexer), "language": lexer.name})
+        files.append({"filename": filename, "code": highlighted(content, lexer), "language": language_name(lexer)})
     page_url = request.build_absolute_uri(reverse("pastes:paste-page", kwargs={"paste_id": paste.id}))
     context = {"paste": paste, "files": files, "page_url": page_url}
     return _uncached(render(request, "pastes/embed.html", context))
@@ -139,7 +144,8 @@ def embed_script(request: HttpRequest, paste_id: str) -> HttpResponse:
     try:
         paste = embeddable_paste(paste_id)
     except PastesError as error:
-        message = NOT_FOUND if isinstance(error, PasteNotFound) else error.message
+        # In the host page's reader's language, like the iframe's error (the same wording).
+        message = _(NOT_FOUND if isinstance(error, PasteNotFound) else error.message)
         status = 404 if isinstance(error, PasteNotFound) else 403
         return _script_response(
             ERROR_SCRIPT % {"comment": message.replace("*/", ""), "message": json.dumps(message)}, status

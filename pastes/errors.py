@@ -7,6 +7,7 @@ answers B's views, `error_response` answers for Django itself (config.views).
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, JsonResponse
+from django.utils.translation import gettext_noop
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
@@ -33,11 +34,12 @@ class PastesError(Exception):
 
 class PayloadTooLarge(PastesError):
     status = 413
-    message = "The request body is too large."
+    message = gettext_noop("The request body is too large.")
 
 
 class QuotaExceeded(PayloadTooLarge):
     def __init__(self, *, limit: int, needed: int) -> None:
+        self.limit, self.needed = limit, needed
         super().__init__(
             f"Paste quota exceeded: your pastes may hold at most {limit} characters in total, "
             f"and this change would bring them to {needed}."
@@ -45,22 +47,22 @@ class QuotaExceeded(PayloadTooLarge):
 
 
 class InvalidText(PastesError):
-    message = "The body must be UTF-8 text: it is the paste's content."
+    message = gettext_noop("The body must be UTF-8 text: it is the paste's content.")
 
 
 class PasteNotFound(PastesError):
     status = 404
-    message = "Paste not found (it may have expired, been burned after reading, or never existed)."
+    message = gettext_noop("Paste not found (it may have expired, been burned after reading, or never existed).")
 
 
 class UserNotFound(PastesError):
     status = 404
-    message = "User not found."
+    message = gettext_noop("User not found.")
 
 
 class NotOwner(PastesError):
     status = 403
-    message = "Only the owner of this paste may change or delete it."
+    message = gettext_noop("Only the owner of this paste may change or delete it.")
 
 
 class NotAnEnvelope(PastesError):
@@ -71,17 +73,17 @@ class NotAnEnvelope(PastesError):
 
 
 class DiscussionBurns(PastesError):
-    message = "A paste cannot both burn after reading and take comments: choose one."
+    message = gettext_noop("A paste cannot both burn after reading and take comments: choose one.")
 
 
 class PasswordRequired(PastesError):
     status = 401
-    message = "This paste is protected by a password: send it in the X-Paste-Password header."
+    message = gettext_noop("This paste is protected by a password: send it in the X-Paste-Password header.")
 
 
 class WrongPassword(PastesError):
     status = 403
-    message = "Wrong password for this paste."
+    message = gettext_noop("Wrong password for this paste.")
 
 
 class TooManyPasswordAttempts(PastesError):

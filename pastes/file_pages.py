@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from pastes import revisions
 from pastes.errors import PastesError
 from pastes.files import paste_files, zip_chunks
+from pastes.page_messages import page_message
 from pastes.pages import NOT_FOUND, _readable, _reader, counted_download_read
 
 CURRENT = "current"
@@ -85,7 +86,7 @@ def history(request: HttpRequest, paste_id: str) -> HttpResponse:
                 raise revisions.RevisionNotFound()
             revisions.revision_remove(paste=paste, number=int(number))
         except PastesError as error:
-            return render(request, "error.html", {"status": error.status, "message": error.message}, status=404)
+            return render(request, "error.html", {"status": error.status, "message": page_message(error)}, status=404)
         flash.success(request, _("Revision %(number)s removed.") % {"number": number})
         return redirect("pastes:paste-history", paste_id=paste.id)
     rows = revisions.listing(paste)

@@ -308,7 +308,7 @@ def files_for_page(paste: Paste) -> list[dict]:
     """Files 2… of a many-file paste, highlighted, with their raw and download links (none for one file)."""
     from django.urls import reverse
 
-    from pastes.highlighting import highlighted, lexer_for
+    from pastes.highlighting import highlighted, language_name, lexer_for
 
     if paste.file_count <= 1:
         return []
@@ -325,6 +325,7 @@ def files_for_page(paste: Paste) -> list[dict]:
         }
         if not paste.encrypted:
             lexer = lexer_for(file["content"], file["syntax"])
-            entry |= {"code": highlighted(file["content"], lexer, anchors=f"F{number}L"), "language": lexer.name}
+            code = highlighted(file["content"], lexer, anchors=f"F{number}L")
+            entry |= {"code": code, "language": language_name(lexer)}
         shown.append(entry)
     return shown

@@ -8,6 +8,7 @@ keeps the site's CSP; the colours are in static/pastes/highlight.css.
 from functools import lru_cache
 
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext
 from pygments import highlight
 from pygments.formatters import HtmlFormatter
 from pygments.lexer import Lexer
@@ -77,3 +78,9 @@ def highlighted(content: str, lexer: Lexer, *, anchors: str = "L") -> SafeString
     )
     # Pygments escapes the text itself.
     return mark_safe(highlight(content, lexer, formatter))
+
+
+def language_name(lexer: Lexer) -> str:
+    """The name a page shows for the text's language: a programming language's own name, but
+    Pygments' "Text only" (plain text) in the reader's language."""
+    return pgettext("pastes", "Plain text") if "text" in lexer.aliases else lexer.name

@@ -21,10 +21,14 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.formats import number_format
 from django.utils.http import content_disposition_header
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext
 from django.views.decorators.http import require_http_methods
 from django.views.decorators.vary import vary_on_headers
 from rest_framework.exceptions import ValidationError
@@ -38,12 +42,13 @@ from pastes.errors import PasteNotFound, PastesError, TooManyPasswordAttempts, T
 from pastes.file_forms import ADD_FILE, more_files_initial, slots_posted
 from pastes.files import files_for_page, paste_files
 from pastes.forms import PasteForm
-from pastes.highlighting import guess_syntax, highlighted, lexer_for
+from pastes.highlighting import guess_syntax, highlighted, language_name, lexer_for
 from pastes.models import Paste
+from pastes.page_messages import detail_message, page_message
 from pastes.serializers import PasteCreateSerializer, PasteEditSerializer
 from pastes.throttling import PastePasswordThrottle
 
-NOT_FOUND = "This paste does not exist: it may have expired, been burned after reading, or never existed."
+NOT_FOUND = gettext_lazy("This paste does not exist: it may have expired, been burned after reading, or never existed.")
 
 
 def _reader(request: HttpRequest) -> AbstractBaseUser | None:
@@ -65,7 +70,7 @@ def _paste_page(request: HttpRequest, paste: Paste, *, burned: bool = False) -> 
         context["download_name"] = (slugify(paste.name) or paste.id) + ".txt"
     else:
         lexer = lexer_for(paste.content, paste.syntax)
-        context |= {"code": highlighted(paste.content, lexer), "language": lexer.name}
+        context |= {"code": highlighted(paste.content, lexer), "language": language_name(lexer)}
     return render(request, "pastes/paste.html", context)
 
 
@@ -107,11 +112,11 @@ def _unlock(request: HttpRequest, paste: Paste) -> HttpResponse:
     try:
         throttle.attempt(request)
     except (TooManyPasswordAttempts, TooManyPasswordChecks) as error:
-        response = _password_page(request, paste, error=error.message, status=429)
+        response = _password_page(request, paste, error=page_message(error), status=429)
         response["Retry-After"] = str(error.retry_after)
         return response
     if not paste.check_password(request.POST.get("password", "")):
-        return _password_page(request, paste, error="Wrong password.", status=403)
+        return _password_page(request, paste, error=_("Wrong password."), status=403)
     throttle.release(request)
     _remember_unlocked(request, paste)
     if paste.burn_after_read:
@@ -171,7 +176,13 @@ def wants_html(request: HttpRequest) -> bool:
 def index(request: HttpRequest) -> HttpResponse:
     """`/`: the reader's pastes, paged, for a browser; the API's index (JSON) for everyone else."""
     if request.method not in ("GET", "HEAD") or not wants_html(request):
-        return views.PasteIndexView.as_view()(request)
+        # The API's answer, in English whatever the reader asks for (common/locale.py): rendered here,
+        # inside the override, since DRF renders its body after the view returns.
+        with translation.override(settings.LANGUAGE_CODE):
+            response = views.PasteIndexView.as_view()(request)
+            response.render()
+        response["Content-Language"] = settings.LANGUAGE_CODE
+        return response
     page = None
     if request.user.is_authenticated:
         pastes = Paste.objects.filter(owner=request.user).unexpired().order_by("-created_at", "-pk").defer("content")
@@ -184,13 +195,13 @@ def index(request: HttpRequest) -> HttpResponse:
 def _api_errors_to_form(form: PasteForm, error: ValidationError | PastesError) -> None:
     """Show what the API would have answered on the form: by field where it names one."""
     if isinstance(error, PastesError):
-        form.add_error(None, error.message)
+        form.add_error(None, page_message(error))
         return
     detail = error.detail if isinstance(error.detail, dict) else {None: error.detail}
     for field, messages in detail.items():
         name = field if field in form.fields else None
         for message in messages if isinstance(messages, list) else [messages]:
-            form.add_error(name, str(message))
+            form.add_error(name, detail_message(message))
 
 
 def _form_page(request: HttpRequest, form: PasteForm, *, title: str, paste: Paste | None = None, status: int = 200):
@@ -202,7 +213,11 @@ def _form_page(request: HttpRequest, form: PasteForm, *, title: str, paste: Past
 
 def _too_large(form: PasteForm) -> bool:
     if len(form.cleaned_data.get("content", "").encode("utf-8", "surrogatepass")) > settings.PASTES_MAX_BODY_BYTES:
-        form.add_error("content", f"The content is too large: the limit is {settings.PASTES_MAX_BODY_BYTES} bytes.")
+        form.add_error(
+            "content",
+            _("The content is too large: the limit is %(limit)s bytes.")
+            % {"limit": number_format(settings.PASTES_MAX_BODY_BYTES)},
+        )
         return True
     return False
 
@@ -211,10 +226,10 @@ def _too_large(form: PasteForm) -> bool:
 @require_http_methods(["GET", "HEAD", "POST"])
 def new(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
-        return _form_page(request, PasteForm(), title="New paste")
+        return _form_page(request, PasteForm(), title=pgettext("pastes", "New paste"))
     form = PasteForm(request.POST, more_files=slots_posted(request.POST))
     if ADD_FILE in request.POST:  # "Add another file": the same form, one file slot more
-        return _form_page(request, form, title="New paste")
+        return _form_page(request, form, title=pgettext("pastes", "New paste"))
     if form.is_valid() and not _too_large(form):
         data = form.api_data()
         if not data.get("syntax") and data.get("content") and not data.get("encrypted"):
@@ -226,16 +241,16 @@ def new(request: HttpRequest) -> HttpResponse:
         except (ValidationError, PastesError) as error:
             _api_errors_to_form(form, error)
         else:
-            flash.success(request, "Paste created.")
+            flash.success(request, _("Paste created."))
             return redirect("pastes:paste-page", paste_id=paste.id)
-    return _form_page(request, form, title="New paste", status=400)
+    return _form_page(request, form, title=pgettext("pastes", "New paste"), status=400)
 
 
 def _own_paste(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:
     try:
         return services.paste_get_for_owner(paste_id=paste_id, user=request.user)
     except PastesError as error:
-        message = NOT_FOUND if isinstance(error, PasteNotFound) else error.message
+        message = NOT_FOUND if isinstance(error, PasteNotFound) else page_message(error)
         return render(request, "error.html", {"status": error.status, "message": message}, status=error.status)
 
 
@@ -262,12 +277,12 @@ def edit(request: HttpRequest, paste_id: str) -> HttpResponse:
         initial |= more_files_initial(paste_files(paste))
         more = paste.file_count - 1
         form = PasteForm(initial=initial, editing=True, has_password=paste.password_protected, more_files=more)
-        return _form_page(request, form, title="Edit paste", paste=paste)
+        return _form_page(request, form, title=pgettext("pastes", "Edit paste"), paste=paste)
     more = slots_posted(request.POST)
     form = PasteForm(request.POST, editing=True, has_password=paste.password_protected, more_files=more)
     form.sends_files = paste.file_count > 1 or bool(paste.filename)
     if ADD_FILE in request.POST:
-        return _form_page(request, form, title="Edit paste", paste=paste)
+        return _form_page(request, form, title=pgettext("pastes", "Edit paste"), paste=paste)
     if form.is_valid() and not _too_large(form):
         data = form.api_data()
         serializer = PasteEditSerializer(data={"id": paste.id, **data}, context={"paste_id": paste.id})
@@ -278,9 +293,9 @@ def edit(request: HttpRequest, paste_id: str) -> HttpResponse:
         except (ValidationError, PastesError) as error:
             _api_errors_to_form(form, error)
         else:
-            flash.success(request, "Paste saved.")
+            flash.success(request, _("Paste saved."))
             return redirect("pastes:paste-page", paste_id=paste.id)
-    return _form_page(request, form, title="Edit paste", paste=paste, status=400)
+    return _form_page(request, form, title=pgettext("pastes", "Edit paste"), paste=paste, status=400)
 
 
 @signed_in
@@ -295,7 +310,7 @@ def delete(request: HttpRequest, paste_id: str) -> HttpResponse:
         add_never_cache_headers(response)
         return response
     services.paste_delete(paste=paste)
-    flash.success(request, f"Paste “{paste.name}” deleted.")
+    flash.success(request, _("Paste “%(name)s” deleted.") % {"name": paste.name})
     return redirect("pastes:index")
 
 
@@ -307,7 +322,7 @@ def _readable(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:
     except PasteNotFound:
         return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
     if paste.burn_after_read and not paste.is_owned_by(reader):
-        message = "This paste burns after reading: reveal it on its page, where it can be copied once."
+        message = _("This paste burns after reading: reveal it on its page, where it can be copied once.")
         return render(request, "error.html", {"status": 403, "message": message}, status=403)
     if not _is_unlocked(request, paste):
         return redirect("pastes:paste-page", paste_id=paste.id)  # which asks for the password first
@@ -328,11 +343,12 @@ def fork(request: HttpRequest, paste_id: str) -> HttpResponse:
             )
         except PasteNotFound:
             return render(request, "error.html", {"status": 404, "message": NOT_FOUND}, status=404)
-    name = f"Fork of {paste.name}"[: PasteForm.base_fields["name"].max_length]
+    name = _("Fork of %(name)s") % {"name": paste.name}
+    name = name[: PasteForm.base_fields["name"].max_length]
     initial = {"name": name, "content": paste.content, "syntax": paste.syntax, "encrypted": paste.encrypted}
     initial |= {"filename": paste.filename, **more_files_initial(paste_files(paste))}
     form = PasteForm(initial=initial, more_files=paste.file_count - 1)
-    return _form_page(request, form, title=f"Fork “{paste.name}”", paste=None)
+    return _form_page(request, form, title=_("Fork “%(name)s”") % {"name": paste.name}, paste=None)
 
 
 def counted_download_read(request: HttpRequest, paste_id: str) -> Paste | HttpResponse:

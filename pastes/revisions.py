@@ -10,6 +10,7 @@ import difflib
 from collections.abc import Iterator
 
 from django.db.models import BooleanField, ExpressionWrapper, Max, Q, Sum
+from django.utils.translation import gettext_noop
 
 from pastes.errors import PastesError
 from pastes.files import files_chars, paste_files
@@ -23,7 +24,7 @@ class RevisionNotFound(PastesError):
 
 class RevisionRemoved(PastesError):
     status = 410
-    message = "The owner removed this revision's content; it stays listed as removed."
+    message = gettext_noop("The owner removed this revision's content; it stays listed as removed.")
 
 
 def changed_filenames(before: list[dict], after: list[dict]) -> list[str]:

@@ -8,12 +8,17 @@ every key optional: a minimum overall score, minimum per-category scores
 (reports.comparison.category_scores) and checks that must pass. `evaluate()` says
 whether a report meets it: `{"passed": bool, "failures": [...]}`, or None when the
 project has no budget or the report has never been analysed (nothing to judge yet).
+Each failure's `message` is the API's, in English; `failure_text()` tells it on a page,
+in the reader's language.
 """
 
 from collections.abc import Callable
 
+from django.utils.translation import gettext, ngettext
+
 from reports.analysis.checks import CATEGORIES
 from reports.comparison import category_scores
+from reports.presentation import CATEGORY_LABELS, humanize
 
 KNOWN_KEYS = ("min_score", "categories", "checks")
 
@@ -141,3 +146,31 @@ def judge(
                 }
             )
     return {"passed": not failures, "failures": failures}
+
+
+def failure_text(failure: dict, *, mean: bool = False) -> str:
+    """A failure of judge() in the reader's language, for pages; `mean` for a site audit's mean scores."""
+    values = {"actual": failure["actual"], "minimum": failure["expected"]}
+    if failure["rule"] == "min_score":
+        if mean:
+            return gettext("The mean score is %(actual)s, below the minimum of %(minimum)s.") % values
+        return gettext("The score is %(actual)s, below the minimum of %(minimum)s.") % values
+    if failure["rule"] == "category":
+        category = CATEGORY_LABELS.get(failure["name"], failure["name"])
+        if failure["actual"] is None:
+            return gettext("The report has no %(category)s results.") % {"category": category}
+        return gettext("The %(category)s score is %(actual)s, below the minimum of %(minimum)s.") % {
+            **values,
+            "category": category,
+        }
+    check = humanize(failure["name"])
+    if failure["actual"] is None:
+        return gettext("The check “%(check)s” did not run.") % {"check": check}
+    if "pages_count" in failure:
+        count = failure["pages_count"]
+        return ngettext(
+            "The check “%(check)s” must pass; it fails on %(count)s page.",
+            "The check “%(check)s” must pass; it fails on %(count)s pages.",
+            count,
+        ) % {"check": check, "count": count}
+    return gettext("The check “%(check)s” must pass.") % {"check": check}

@@ -12,7 +12,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from django.utils.formats import date_format
+from django.utils.translation import gettext, ngettext
+
 from reports.analysis import config
+from reports.models import ReportResult
 
 WIDTH, HEIGHT = 600, 200
 # Room for the score axis and its title on the left, the dates and the axis title below.
@@ -34,6 +38,11 @@ class Line:
     label: str
     css_class: str
     value: float = 0
+
+    @property
+    def rating_label(self) -> str:
+        """A band's rating in words, in the reader's language ("Good"); a tick's label as it is."""
+        return str(dict(ReportResult.choices).get(self.label, self.label))
 
 
 @dataclass(frozen=True)
@@ -59,10 +68,34 @@ class Series:
     @property
     def summary(self) -> str:
         if len(self.points) == 1:
-            return f"{self.url}: one report, score {self.first.score}."
+            return gettext("%(url)s: one report, score %(score)s.") % {"url": self.url, "score": self.first.score}
         change = self.last.score - self.first.score
-        trend = f"up {change}" if change > 0 else f"down {-change}" if change < 0 else "unchanged"
-        return f"{self.url}: {len(self.points)} reports, score {self.first.score} to {self.last.score} ({trend})."
+        values = {
+            "url": self.url,
+            "count": len(self.points),
+            "first": self.first.score,
+            "last": self.last.score,
+            "change": abs(change),
+        }
+        if change > 0:
+            sentence = ngettext(
+                "%(url)s: %(count)s report, score %(first)s to %(last)s (up %(change)s).",
+                "%(url)s: %(count)s reports, score %(first)s to %(last)s (up %(change)s).",
+                len(self.points),
+            )
+        elif change < 0:
+            sentence = ngettext(
+                "%(url)s: %(count)s report, score %(first)s to %(last)s (down %(change)s).",
+                "%(url)s: %(count)s reports, score %(first)s to %(last)s (down %(change)s).",
+                len(self.points),
+            )
+        else:
+            sentence = ngettext(
+                "%(url)s: %(count)s report, score %(first)s to %(last)s (unchanged).",
+                "%(url)s: %(count)s reports, score %(first)s to %(last)s (unchanged).",
+                len(self.points),
+            )
+        return sentence % values
 
 
 @dataclass(frozen=True)
@@ -97,21 +130,33 @@ class ScoreChart:
 
     @property
     def summary(self) -> str:
-        """The chart in words, for screen readers (the SVG's title)."""
-        urls = f"{len(self.series)} URL{'' if len(self.series) == 1 else 's'}"
-        when = (
-            f"on {self.start:%-d %b %Y}"
-            if self.start.date() == self.end.date()
-            else f"from {self.start:%-d %b %Y} to {self.end:%-d %b %Y}"
-        )
-        return f"{self.label} of {urls} {when}. " + " ".join(series.summary for series in self.series)
+        """The chart in words, for screen readers (the SVG's title), in the reader's language and date format."""
+        values = {
+            "chart": self.label,
+            "count": len(self.series),
+            "start": date_format(self.start, "DATE_FORMAT"),
+            "end": date_format(self.end, "DATE_FORMAT"),
+        }
+        if self.start.date() == self.end.date():
+            sentence = ngettext(
+                "%(chart)s of %(count)s URL on %(start)s.",
+                "%(chart)s of %(count)s URLs on %(start)s.",
+                len(self.series),
+            )
+        else:
+            sentence = ngettext(
+                "%(chart)s of %(count)s URL from %(start)s to %(end)s.",
+                "%(chart)s of %(count)s URLs from %(start)s to %(end)s.",
+                len(self.series),
+            )
+        return " ".join([sentence % values, *(series.summary for series in self.series)])
 
 
 def _y(score: float) -> float:
     return round(TOP + (HEIGHT - TOP - BOTTOM) * (1 - score / 100), 1)
 
 
-def score_chart(history: Sequence[tuple[str, datetime, int]], label: str = "Score") -> ScoreChart | None:
+def score_chart(history: Sequence[tuple[str, datetime, int]], label: str = "") -> ScoreChart | None:
     """The chart of (url, generated_at, score) triples, oldest first; None when there is nothing to draw."""
     if not history:
         return None
@@ -154,6 +199,6 @@ def score_chart(history: Sequence[tuple[str, datetime, int]], label: str = "Scor
         bottom=HEIGHT - BOTTOM,
         start=start,
         end=end,
-        label=label,
+        label=label or gettext("Score"),
         left_out=len(by_url) - len(drawn),
     )

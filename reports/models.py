@@ -15,6 +15,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Cast, Left
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from common.api_keys import AbstractApiKey
 
@@ -31,9 +33,9 @@ class ApiKey(AbstractApiKey):
 class ProjectSchedule(models.TextChoices):
     """How often a project is re-run by itself (reports/schedules.py)."""
 
-    NONE = "none", "None"
-    DAILY = "daily", "Daily"
-    WEEKLY = "weekly", "Weekly"
+    NONE = "none", pgettext_lazy("schedule", "None")
+    DAILY = "daily", _("Daily")
+    WEEKLY = "weekly", _("Weekly")
 
 
 class Project(models.Model):
@@ -123,9 +125,9 @@ class ReportQuerySet(models.QuerySet):
 
 # Module level so that Report.Meta's constraints can name them (a nested class cannot see its siblings).
 class ReportResult(models.TextChoices):
-    GOOD = "good", "Good"
-    DECENT = "decent", "Decent"
-    BAD = "bad", "Bad"
+    GOOD = "good", _("Good")
+    DECENT = "decent", _("Decent")
+    BAD = "bad", _("Bad")
 
 
 # sort_by=url orders by this many leading characters first (indexed), then by the whole URL and
@@ -137,10 +139,10 @@ URL_SORT_PREFIX = 512
 class ReportStatus(models.TextChoices):
     """Where the report's analysis is (reports/tasks.py)."""
 
-    QUEUED = "queued", "Queued"
-    RUNNING = "running", "Running"
-    DONE = "done", "Done"
-    FAILED = "failed", "Failed"
+    QUEUED = "queued", _("Queued")
+    RUNNING = "running", _("Running")
+    DONE = "done", _("Done")
+    FAILED = "failed", _("Failed")
 
 
 # The engine's categories (reports/analysis/checks), each with a score column `score_<category>`.
@@ -148,9 +150,9 @@ SCORE_CATEGORIES = ("seo", "performance", "security", "accessibility", "miscella
 
 
 class ReportPrivacy(models.IntegerChoices):
-    PUBLIC = 0, "Public"
-    PRIVATE = 1, "Private"
-    PASSWORD = 2, "Password"
+    PUBLIC = 0, _("Public")
+    PRIVATE = 1, _("Private")
+    PASSWORD = 2, _("Password")
 
 
 class Report(models.Model):
@@ -356,10 +358,10 @@ class OwnerProjectCount(models.Model):
 class AuditStatus(models.TextChoices):
     """Where a site audit is (reports/audits/crawl.py)."""
 
-    QUEUED = "queued", "Queued"  # its start (robots.txt, sitemap, the first pages) is yet to run
-    RUNNING = "running", "Running"  # pages are being found and analysed
-    DONE = "done", "Done"  # every page found is analysed or failed; the summary is stored
-    FAILED = "failed", "Failed"  # the start page could not be crawled at all
+    QUEUED = "queued", _("Queued")  # its start (robots.txt, sitemap, the first pages) is yet to run
+    RUNNING = "running", _("Running")  # pages are being found and analysed
+    DONE = "done", _("Done")  # every page found is analysed or failed; the summary is stored
+    FAILED = "failed", _("Failed")  # the start page could not be crawled at all
 
 
 class Audit(models.Model):

@@ -11,10 +11,13 @@ traffic, and never the Visit rows (docs/scale.md).
 import datetime
 from dataclasses import dataclass
 
+from django.contrib.humanize.templatetags.humanize import intcomma
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.utils import dateformat, timezone
+from django.utils.formats import date_format
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString
+from django.utils.translation import ngettext, pgettext
 
 from shortener.models import DailyVisits, SiteDailyVisits
 
@@ -48,15 +51,17 @@ class Chart:
 
     # The bars and the table rows as markup, built here rather than by template loops: 30
     # bars of filters and tags cost ~20 ms of template rendering a page (docs/scale.md).
+    # Their words and dates are in the language active when the page renders them.
     def bars_svg(self) -> SafeString:
+        day_format = pgettext("chart bar's day (Django date format)", "D j M")
         return format_html_join(
             "",
             '<rect class="bar" x="{}" y="{}" width="{}" height="{}" data-day="{}" data-visits="{}">'
-            "<title>{}: {} unique visit{}</title></rect>",
+            "<title>{}</title></rect>",
             (
                 (
                     *(bar.x, bar.y, bar.width, bar.height, bar.day.isoformat(), bar.visits),
-                    *(_short_day(bar.day), bar.visits, "" if bar.visits == 1 else "s"),
+                    _bar_title(dateformat.format(bar.day, day_format), bar.visits),
                 )
                 for bar in self.bars
             ),
@@ -65,8 +70,8 @@ class Chart:
     def table_rows(self) -> SafeString:
         return format_html_join(
             "",
-            '<tr><td>{}</td><td class="number">{}</td></tr>',
-            ((bar.day.isoformat(), bar.visits) for bar in reversed(self.bars)),
+            '<tr><td><time datetime="{}">{}</time></td><td class="number">{}</td></tr>',
+            ((bar.day.isoformat(), date_format(bar.day), intcomma(bar.visits)) for bar in reversed(self.bars)),
         )
 
     @property
@@ -78,9 +83,10 @@ class Chart:
         return self.bars[-1].day
 
 
-def _short_day(day: datetime.date) -> str:
-    # What the template's {{ day|date:"D j M" }} gave ("Tue 5 May"), in English as the site is.
-    return f"{day:%a} {day.day} {day:%b}"
+def _bar_title(day: str, visits: int) -> str:
+    return ngettext("{day}: {count} unique visit", "{day}: {count} unique visits", visits).format(
+        day=day, count=intcomma(visits)
+    )
 
 
 def chart_days(today: datetime.date | None = None) -> list[datetime.date]:

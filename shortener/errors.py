@@ -7,15 +7,18 @@ for Django's own failures (config.views: unknown URL, bad request, crash, unavai
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_noop
 
 from shortener.formats import UNREADABLE_BODY, wants_json
+from shortener.messages import Message
 
-UNAVAILABLE = "The service is temporarily unavailable. Please retry."
+# English in JSON, the reader's language on the error page (shortener.messages).
+UNAVAILABLE = Message(gettext_noop("The service is temporarily unavailable. Please retry."))
 STATUS_MESSAGES = {
-    400: "Bad request.",
-    403: "Forbidden.",
-    404: "Not found.",
-    500: "Server error.",
+    400: Message(gettext_noop("Bad request.")),
+    403: Message(gettext_noop("Forbidden.")),
+    404: Message(gettext_noop("Not found.")),
+    500: Message(gettext_noop("Server error.")),
     503: UNAVAILABLE,
 }
 

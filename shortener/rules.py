@@ -63,7 +63,7 @@ def _when_time(number: int, key: str, value: object) -> str:
     except ValueError:
         moment = None
     if moment is None:
-        raise _fail(number, f'"{key}" must be a date and time in ISO 8601')
+        raise _fail(number, messages.RULE_TIME_INVALID.format(key=key))
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=datetime.UTC)
     return moment.astimezone(datetime.UTC).isoformat()
@@ -72,43 +72,43 @@ def _when_time(number: int, key: str, value: object) -> str:
 def _clean_language(number: int, value: object) -> str:
     match = LANGUAGE_RE.fullmatch(_text(value) or "")
     if not match:
-        raise _fail(number, '"language" must be a language tag such as "fr" or "fr-CA"')
+        raise _fail(number, messages.RULE_LANGUAGE_INVALID)
     language, region = match.group(1).lower(), match.group(2)
     return f"{language}-{region.upper() if len(region) == 2 else region}" if region else language
 
 
 def _clean_query(number: int, value: object) -> dict[str, str | None]:
     if not isinstance(value, dict) or not 1 <= len(value) <= QUERY_NAMES_MAX:
-        raise _fail(number, f'"query" must be an object of 1 to {QUERY_NAMES_MAX} names, each a string or null')
+        raise _fail(number, messages.RULE_QUERY_INVALID.format(limit=QUERY_NAMES_MAX))
     cleaned: dict[str, str | None] = {}
     for name, wanted in value.items():
         if not _text(name) or len(name) > QUERY_PART_MAX:
-            raise _fail(number, f'a "query" name must be 1 to {QUERY_PART_MAX} characters')
+            raise _fail(number, messages.RULE_QUERY_NAME_INVALID.format(limit=QUERY_PART_MAX))
         if wanted is not None and (_text(wanted) is None or len(wanted) > QUERY_PART_MAX):
-            problem = f'the "query" value of "{name}" must be null or a string of at most {QUERY_PART_MAX} characters'
-            raise _fail(number, problem)
+            raise _fail(number, messages.RULE_QUERY_VALUE_INVALID.format(name=name, limit=QUERY_PART_MAX))
         cleaned[name] = wanted
     return cleaned
 
 
 def _clean_when(number: int, when: object) -> dict:
     if not isinstance(when, dict) or not when:
-        raise _fail(number, f'"when" must be an object with at least one of {", ".join(CONDITIONS)}')
+        raise _fail(number, messages.RULE_WHEN_INVALID.format(conditions=", ".join(CONDITIONS)))
     unknown = sorted(set(when) - set(CONDITIONS))
     if unknown:
-        raise _fail(number, f'unknown condition "{unknown[0]}" (known: {", ".join(CONDITIONS)})')
+        known = ", ".join(CONDITIONS)
+        raise _fail(number, messages.RULE_CONDITION_UNKNOWN.format(condition=unknown[0], conditions=known))
     cleaned: dict = {}
     if "device" in when:
         device = (_text(when["device"]) or "").lower()
         if device not in DEVICES:
-            raise _fail(number, f'"device" must be one of {", ".join(DEVICES)}')
+            raise _fail(number, messages.RULE_DEVICE_INVALID.format(devices=", ".join(DEVICES)))
         cleaned["device"] = device
     if "language" in when:
         cleaned["language"] = _clean_language(number, when["language"])
     if "country" in when:
         country = _text(when["country"]) or ""
         if not COUNTRY_RE.fullmatch(country):
-            raise _fail(number, '"country" must be a two-letter ISO 3166 code such as "FR"')
+            raise _fail(number, messages.RULE_COUNTRY_INVALID)
         cleaned["country"] = country.upper()
     if "query" in when:
         cleaned["query"] = _clean_query(number, when["query"])
@@ -116,7 +116,7 @@ def _clean_when(number: int, when: object) -> dict:
         if key in when:
             cleaned[key] = _when_time(number, key, when[key])
     if "after" in cleaned and "before" in cleaned and cleaned["after"] >= cleaned["before"]:
-        raise _fail(number, '"after" must be earlier than "before"')
+        raise _fail(number, messages.RULE_TIMES_REVERSED)
     return cleaned
 
 
@@ -139,11 +139,11 @@ def clean_rules(raw: object) -> list[dict]:
     rules = []
     for number, rule in enumerate(raw, start=1):
         if not isinstance(rule, dict) or set(rule) - {"when", "url"} or "url" not in rule:
-            raise _fail(number, 'each rule must be an object {"when": {…}, "url": "https://…"}')
+            raise _fail(number, messages.RULE_NOT_AN_OBJECT)
         when = _clean_when(number, rule.get("when"))
         url = _text(rule["url"])
         if url is None:
-            raise _fail(number, '"url" must be a string')
+            raise _fail(number, messages.RULE_URL_NOT_TEXT)
         try:
             url = clean_url(url)
         except Failure as failure:

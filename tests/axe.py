@@ -87,6 +87,9 @@ PAGES: list[tuple[str, str]] = [
     ("/accounts/reauthenticate/", "signed-in"),  # the password asked again before those
 ]
 
+# Pages drawn by their own scripts, and what shows they are done.
+READY = {"/api/docs/": ".swagger-ui .opblock-summary"}
+
 
 @cache
 def axe_source() -> str:

@@ -70,6 +70,14 @@ def _flush_outlasts_a_deadlock():
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _compiled_catalogs():
+    """The translations compiled, as `make test` does first, for a pytest started on its own (changed catalogs only)."""
+    from django.core.management import call_command
+
+    call_command("compile_catalogs", verbosity=0)
+
+
 @pytest.fixture(scope="session")
 def django_db_setup(django_db_setup, django_db_blocker):
     """pytest-django's test databases; before they are dropped, whoever still holds one is named."""

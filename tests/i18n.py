@@ -7,7 +7,9 @@ language; a visible text segment found in both is English left untranslated, unl
 - not words (numbers, dates, URLs, e-mail addresses, code, the paste's own text);
 - a name from NAMES (the service's, formats, protocols);
 - a term the language's glossary (locale/<lang>/glossary.csv) keeps as it is in English;
-- one of the `ignore` segments the test passes (the objects' own titles, usernames, URLs).
+- one of the `ignore` segments the test passes (the objects' own titles, usernames, URLs);
+- inside an element marked translate="no" (HTML's attribute for text that stays as it is, such as
+  the API documentation drawn from the English API).
 """
 
 import csv
@@ -62,11 +64,17 @@ NAMES = {
     "swagger",
     "redoc",
     "lighthouse",
+    "utc",
+    "utf",
+    "python",
+    "javascript",
+    "mozilla",
 }
 # Elements whose text is content or code, not the page's words.
 CONTENT_ELEMENTS = {"script", "style", "pre", "code", "textarea", "template", "noscript", "kbd", "samp", "option"}
 # Attributes a reader sees or hears (screen readers).
 READ_ATTRIBUTES = {"title", "aria-label", "alt", "placeholder", "aria-description"}
+QUOTED = re.compile(r"[a-z][a-z0-9+.-]*://\S+|mozilla/5\.0 \(.*", re.I)
 NOT_WORDS = re.compile(r"^[\W\d_]*$|^[a-z][a-z0-9+.-]*://\S*$|^\S+@\S+$|^/\S*$|^[\w.-]+\.[a-z]{2,}(/\S*)?$", re.I)
 
 
@@ -75,27 +83,36 @@ class _VisibleText(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.segments: list[str] = []
         self._skip_depth = 0
-        self._stack: list[str] = []
+        # Open elements: the tag, whether it starts a part left out (content, or translate="no"), and
+        # whether it is translate="no" (whose descendants' attributes are left out too).
+        self._stack: list[tuple[str, bool, bool]] = []
 
     def handle_starttag(self, tag, attrs):
         attributes = dict(attrs)
-        if tag in CONTENT_ELEMENTS:
-            self._skip_depth += 1
-        if "hidden" not in attributes:
+        # translate="no" (HTML's own attribute) marks text that stays in its language on every page,
+        # e.g. what Swagger UI draws from the English API's schema: left out, its attributes too.
+        untranslatable = attributes.get("translate") == "no"
+        skips = tag in CONTENT_ELEMENTS or untranslatable
+        if "hidden" not in attributes and not untranslatable and not self._skips_attributes():
             for name in READ_ATTRIBUTES:
                 if attributes.get(name):
                     self.segments.append(attributes[name])
             if tag == "input" and attributes.get("type") in {"submit", "button", "reset"} and attributes.get("value"):
                 self.segments.append(attributes["value"])
         if tag not in {"br", "img", "input", "meta", "link", "hr", "source", "wbr", "col", "area", "base"}:
-            self._stack.append(tag)
+            self._stack.append((tag, skips, untranslatable))
+            self._skip_depth += skips
+
+    def _skips_attributes(self) -> bool:
+        return any(untranslatable for _, _, untranslatable in self._stack)
 
     def handle_endtag(self, tag):
-        if tag in self._stack:
-            while self._stack and self._stack.pop() != tag:
-                pass
-            if tag in CONTENT_ELEMENTS and self._skip_depth:
-                self._skip_depth -= 1
+        if any(open_tag == tag for open_tag, _, _ in self._stack):
+            while self._stack:
+                open_tag, skips, _ = self._stack.pop()
+                self._skip_depth -= skips
+                if open_tag == tag:
+                    break
 
     def handle_data(self, data):
         if not self._skip_depth:
@@ -121,6 +138,10 @@ def is_english_left(segment: str, language: str, ignore: frozenset[str] = frozen
     lowered = segment.lower().strip(" .,:;!?()[]«»\"'…·|\u2013\u2014-")
     if not lowered or NOT_WORDS.match(lowered) or segment in ignore or lowered in ignore:
         return False
+    # What the page quotes is not its own words: the objects' texts, URLs, a browser's user agent.
+    for text in sorted(ignore, key=len, reverse=True):
+        lowered = lowered.replace(text.lower(), " ")
+    lowered = QUOTED.sub(" ", lowered)
     words = re.findall(r"[^\W\d_]{2,}", lowered)
     allowed = NAMES | kept_terms(language) | {word.lower() for word in ignore}
     return bool(words) and not all(word in allowed for word in words) and lowered not in allowed

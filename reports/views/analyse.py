@@ -10,6 +10,7 @@ alone: another user gets a 404, as on the API.
 
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -20,10 +21,10 @@ from reports.models import Report
 
 # What each state means to the person waiting.
 STATUS_TEXTS = {
-    Report.Status.QUEUED: "Queued: waiting for a worker to start the analysis.",
-    Report.Status.RUNNING: "Running: fetching the page and checking it.",
-    Report.Status.DONE: "Done: opening the report.",
-    Report.Status.FAILED: "Failed: the page could not be analysed.",
+    Report.Status.QUEUED: _("Queued: waiting for a worker to start the analysis."),
+    Report.Status.RUNNING: _("Running: fetching the page and checking it."),
+    Report.Status.DONE: _("Done: opening the report."),
+    Report.Status.FAILED: _("Failed: the page could not be analysed."),
 }
 STEPS = (Report.Status.QUEUED, Report.Status.RUNNING, Report.Status.DONE)
 
@@ -42,10 +43,11 @@ def _steps(status: str) -> list[dict[str, str]]:
 
 
 def status_body(report: Report) -> dict:
+    """The status progress.js shows: `text` in the reader's language (this JSON is the page's, not the API's)."""
     return {
         "id": report.pk,
         "status": str(report.status),
-        "text": STATUS_TEXTS[report.status],
+        "text": str(STATUS_TEXTS[report.status]),
         "error": report.error or None,
         "report_url": report.get_absolute_url(),
     }

@@ -11,12 +11,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.views.decorators.http import require_http_methods, require_safe
 
-from reports import presentation
+from reports import budgets, presentation
 from reports.audits import summary
 from reports.forms import ReportPasswordForm
 from reports.models import Audit, Report
 from reports.throttling import PagePasswordThrottle
-from reports.views.pages import WRONG_PASSWORD, comparison_page, keep_private
+from reports.views.pages import WRONG_PASSWORD, comparison_page, keep_private, rated, too_many_attempts
 
 UNLOCKED_SESSION_KEY = "reports:unlocked-audits"
 # How many pages the page lists; the exports list them all.
@@ -45,7 +45,7 @@ def _password_page(request: HttpRequest, audit: Audit) -> HttpResponse:
         attempt = PagePasswordThrottle(f"audit-{audit.pk}").hit(request)
         if not attempt.allowed:
             status = 429
-            form.add_error(None, f"Too many attempts. Try again in {attempt.retry_after} seconds.")
+            form.add_error(None, too_many_attempts(attempt.retry_after))
         elif form.is_valid() and audit.check_page_password(form.cleaned_data["password"]):
             unlocked = request.session.get(UNLOCKED_SESSION_KEY, {})
             unlocked[str(audit.pk)] = _unlock_token(audit)
@@ -67,6 +67,15 @@ def _label(issue: dict) -> dict:
     }
 
 
+def _budget_in_words(audit: Audit) -> dict | None:
+    """The budget's verdict, each failure told in the reader's language (its `message` stays the API's English)."""
+    verdict = summary.budget(audit)
+    if verdict is not None:
+        for failure in verdict["failures"]:
+            failure["text"] = budgets.failure_text(failure, mean=True)
+    return verdict
+
+
 @require_http_methods(["GET", "HEAD", "POST"])
 def audit_page(request: HttpRequest, audit_id: int) -> HttpResponse:
     audit, is_owner, is_open = _readable(request, audit_id)
@@ -80,8 +89,8 @@ def audit_page(request: HttpRequest, audit_id: int) -> HttpResponse:
         "is_owner": is_owner,
         "summary": audit.summary if audit.status == Audit.Status.DONE else None,
         "issues": [_label(issue) for issue in (audit.summary or {}).get("issues", [])],
-        "gauges": presentation.category_gauges((audit.summary or {}).get("scores", {})),
-        "budget": summary.budget(audit),
+        "gauges": rated(presentation.category_gauges((audit.summary or {}).get("scores", {}))),
+        "budget": _budget_in_words(audit),
         "pages": pages,
         "pages_shown": PAGES_SHOWN,
         "previous": _previous(audit, is_owner),
@@ -113,6 +122,4 @@ def audit_compare(request: HttpRequest, audit_id: int) -> HttpResponse:
         return redirect(baseline)
     if audit.status != Audit.Status.DONE or baseline.status != Audit.Status.DONE:
         raise Http404("An audit that is not done cannot be compared.")
-    return comparison_page(
-        request, audit, baseline, summary.compare(audit, baseline), noun="audit", title_noun="Site audit"
-    )
+    return comparison_page(request, audit, baseline, summary.compare(audit, baseline), kind="audit")

@@ -13,6 +13,8 @@ from django.core.paginator import InvalidPage, Page
 from django.db.models import OuterRef, Q, QuerySet, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from common.paging import KeptCountPaginator, Keyset, cursor_links, resumed_rows
@@ -28,12 +30,12 @@ CHART_POINTS = 100
 PROJECT_MENU_SIZE = 50
 # What the API's sort_by values mean, for people.
 SORT_LABELS = {
-    "id": "Date added",
-    "generated_at": "Date analysed",
-    "url": "URL",
-    "result": "Score",
-    "created_at": "Date created",
-    "project": "Name",
+    "id": _("Date added"),
+    "generated_at": _("Date analysed"),
+    "url": _("URL"),
+    "result": _("Score"),
+    "created_at": _("Date created"),
+    "project": _("Name"),
 }
 
 
@@ -98,8 +100,9 @@ def report_list(request: HttpRequest) -> HttpResponse:
 
 
 # What the project chart can draw (`?chart=`): the overall score (the default) or a category's.
-CHART_CHOICES = [("score", "Overall score")] + [
-    (category, f"{presentation.CATEGORY_LABELS[category]} score") for category in SCORE_CATEGORIES
+CHART_CHOICES = [("score", _("Overall score"))] + [
+    (category, format_lazy(_("{category} score"), category=presentation.CATEGORY_LABELS[category]))
+    for category in SCORE_CATEGORIES
 ]
 
 

@@ -14,6 +14,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import patch_cache_control
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.http import content_disposition_header
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from common.paging import streamed_json
@@ -24,7 +26,21 @@ from reports.serializers import ReportSerializer
 from reports.throttling import PagePasswordThrottle
 
 UNLOCKED_SESSION_KEY = "reports:unlocked"
-WRONG_PASSWORD = "The password is incorrect."
+WRONG_PASSWORD = _("The password is incorrect.")
+
+
+def too_many_attempts(retry_after: int) -> str:
+    return ngettext(
+        "Too many attempts. Try again in %(seconds)d second.",
+        "Too many attempts. Try again in %(seconds)d seconds.",
+        retry_after,
+    ) % {"seconds": retry_after}
+
+
+def rated(gauges: list[dict]) -> list[dict]:
+    """The gauges with their rating in words (good, decent, bad) in the reader's language."""
+    labels = dict(Report.Result.choices)
+    return [{**gauge, "rating_label": labels.get(gauge["rating"], gauge["rating"])} for gauge in gauges]
 
 
 def _unlock_token(report: Report) -> str:
@@ -50,7 +66,7 @@ def _password_page(request: HttpRequest, report: Report) -> HttpResponse:
         attempt = PagePasswordThrottle(report.pk).hit(request)
         if not attempt.allowed:
             status = 429
-            form.add_error(None, f"Too many attempts. Try again in {attempt.retry_after} seconds.")
+            form.add_error(None, too_many_attempts(attempt.retry_after))
         elif form.is_valid() and report.check_page_password(form.cleaned_data["password"]):
             _unlock(request, report)
             return redirect(report)
@@ -84,22 +100,24 @@ def keep_private(response: HttpResponse, *shown: Report | Audit) -> HttpResponse
 
 
 def comparison_page(
-    request: HttpRequest, subject: Report | Audit, baseline: Report | Audit, compared, *, noun: str, title_noun: str
+    request: HttpRequest, subject: Report | Audit, baseline: Report | Audit, compared, *, kind: str
 ) -> HttpResponse:
     """The API's comparison of two reports (or two audits) as a page, private if either side is."""
     context = {
         "subject": subject,
         "baseline": baseline,
         "compared": compared,
-        "noun": noun,
-        "title_noun": title_noun,
-        "score_label": "Mean score" if noun == "audit" else "Score",
+        "kind": kind,
         "categories": [
             {"name": name, "label": presentation.CATEGORY_LABELS.get(name, presentation.humanize(name)), **values}
             for name, values in compared.categories.items()
         ],
         "checks": [
-            {**check, "label": presentation.humanize(check["check"])}
+            {
+                **check,
+                "label": presentation.humanize(check["check"]),
+                "category_label": presentation.CATEGORY_LABELS.get(check["category"], check["category"]),
+            }
             for check in compared.checks
             if check["status"] != comparison.UNCHANGED
         ],
@@ -136,7 +154,7 @@ def _report_context(request: HttpRequest, report: Report, is_owner: bool) -> dic
         "category_choices": [(view.key, view.label) for view in views],
         "importance_choices": list(presentation.IMPORTANCE_LABELS.items()),
         "chosen": {"category": category, "importance": importance},
-        "gauges": presentation.category_gauges(report.scores),
+        "gauges": rated(presentation.category_gauges(report.scores)),
         "lab_metrics": presentation.lab_metrics((report.rendering or {}).get("metrics")),
         "failed_count": sum(len(view.failed_checks) for view in shown),
         "passed_count": sum(len(view.passed_checks) for view in shown),
@@ -169,9 +187,7 @@ def report_compare(request: HttpRequest, report_id: int) -> HttpResponse:
         return redirect(baseline)
     if report.generated_at is None or baseline.generated_at is None:
         raise Http404("A report without results cannot be compared.")
-    return comparison_page(
-        request, report, baseline, comparison.compare(report, baseline), noun="report", title_noun="Report"
-    )
+    return comparison_page(request, report, baseline, comparison.compare(report, baseline), kind="report")
 
 
 @require_safe

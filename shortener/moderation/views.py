@@ -3,9 +3,11 @@
 from django.contrib import messages as flash
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext_noop
 
 from shortener import messages
 from shortener.errors import Failure, error_body
+from shortener.messages import localized
 from shortener.models import ShortLink
 from shortener.moderation import reports
 from shortener.negotiation import endpoint, request_data, wants_json
@@ -16,6 +18,8 @@ from shortener.views.base import live_link, login_required_response, short_url
 
 ACTIONS = {"disable", "enable", "dismiss"}
 RECENTLY_DISABLED = 50
+# Stored as the link's reason in English; the moderation page shows it translated.
+DISABLED_BY_ADMIN = gettext_noop("Disabled by an admin")
 
 
 def disabled_response(request: HttpRequest, short: str) -> HttpResponse:
@@ -104,7 +108,7 @@ def moderate(request: HttpRequest, code: str) -> HttpResponse:
     link = live_link(request, code)
     short = short_url(request, code)
     if action == "disable":
-        reports.link_disable(link=link, reason="Disabled by an admin")
+        reports.link_disable(link=link, reason=DISABLED_BY_ADMIN)
         message = messages.MODERATION_DISABLED
     elif action == "enable":
         reports.link_enable(link=link)
@@ -115,5 +119,5 @@ def moderate(request: HttpRequest, code: str) -> HttpResponse:
     message = message.format(short=short)
     if wants_json(request):
         return success(msg=message)
-    flash.success(request, message)
+    flash.success(request, localized(message))
     return redirect("shortener:moderation")

@@ -10,6 +10,7 @@ from django.contrib.auth.hashers import check_password, identify_hasher
 from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.timesince import timesince
+from django.utils.translation import gettext, ngettext
 
 from common import counters
 from common.http import client_ip
@@ -29,11 +30,15 @@ class BadAdminPassword(Failure):
         self.tries_left = tries_left
 
     def page_message(self) -> str:
+        """What the page says (in the reader's language; JSON keeps Lstu's BAD_PASSWORD)."""
         ban = timesince(timezone.now() - timedelta(seconds=settings.SHORTENER_ADMIN_BAN_SECONDS), depth=1)
         if self.tries_left <= 0:
-            return messages.BAD_PASSWORD_NOW_BANNED.format(ban=ban)
-        tries_word = "try" if self.tries_left == 1 else "tries"
-        return messages.BAD_PASSWORD_TRIES_LEFT.format(tries=self.tries_left, tries_word=tries_word, ban=ban)
+            return gettext("Bad password. No tries left: this address is banned for {ban}.").format(ban=ban)
+        return ngettext(
+            "Bad password. {tries} more try before this address is banned for {ban}.",
+            "Bad password. {tries} more tries before this address is banned for {ban}.",
+            self.tries_left,
+        ).format(tries=self.tries_left, ban=ban)
 
 
 def admin_mode_available() -> bool:

@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from django.db import connection
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from common.http import client_ip
 from shortener.models import VisitBreakdown
@@ -43,6 +44,7 @@ AGENT_PARTS = ("browsers", "os", "devices")
 AGENT_SEPARATOR = "\x1f"  # a control character: never in a header, removed from the parts anyway
 UNKNOWN = "Unknown"
 DIRECT = "Direct"
+OTHER = "Other"
 NAME_MAX = VisitBreakdown._meta.get_field("name").max_length
 # Each of browser and OS in a combined name; the device type is at most 7 characters.
 AGENT_PART_MAX = (NAME_MAX - 2 - 7) // 2
@@ -52,11 +54,12 @@ RANGE_MAX_DAYS = 366
 # The rows of a dimension shown; the rest are summed as "Other".
 TOP = 20
 
-COUNTRY_CREDIT = (
+# Shown on the statistics page, in the reader's language.
+COUNTRY_CREDIT = _(
     "Countries from the Regional Internet Registries' delegation data (AFRINIC, APNIC, ARIN, LACNIC, "
     "RIPE NCC), as shipped by the iptocc package: the country a block of addresses was assigned to."
 )
-USER_AGENT_CREDIT = "Browsers, systems and devices by ua-parser with the uap-core rules (Apache License 2.0)."
+USER_AGENT_CREDIT = _("Browsers, systems and devices by ua-parser with the uap-core rules (Apache License 2.0).")
 
 
 def country_code(address: str) -> str:
@@ -193,6 +196,6 @@ def link_breakdowns(link_id: int, first: datetime.date, last: datetime.date) -> 
         items.sort(key=lambda item: (-item["visits"], item["name"]))
         if len(items) > TOP:
             other = sum(item["visits"] for item in items[TOP - 1 :])
-            items = [*items[: TOP - 1], {"name": "Other", "visits": other}]
+            items = [*items[: TOP - 1], {"name": OTHER, "visits": other}]
         result[dimension] = items
     return result

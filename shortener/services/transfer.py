@@ -28,6 +28,7 @@ from django.core.serializers.json import DjangoJSONEncoder
 from django.db import IntegrityError, transaction
 from django.db.models import F, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext_noop
 
 from common import parsers
 from common.csv_safety import neutralise, restore
@@ -397,7 +398,8 @@ def _import_one(user_id: int, item: ImportItem, started_at: Any) -> LineResult:
     except Failure as failure:
         return LineResult(item.line, "refused", msg=failure.msg)
     if item.disabled and link.created_at >= started_at:
-        link_disable(link=link, reason="Disabled where it was exported from")
+        # Stored in English; the moderation page shows it translated.
+        link_disable(link=link, reason=gettext_noop("Disabled where it was exported from"))
     status = "created" if link.created_at >= started_at else "existing"
     return LineResult(item.line, status, short_code=link.code, domain=link.domain)
 

@@ -12,6 +12,7 @@ from accounts.stages import awaits_confirmation
 from common.sign_in import sign_in_redirect
 from shortener import messages
 from shortener.errors import Failure
+from shortener.messages import localized
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
 from shortener.services.admin_mode import is_admin
@@ -72,7 +73,7 @@ def login_view(request: HttpRequest) -> HttpResponse:
     login(request, user)
     if wants_json(request):
         return success(msg=messages.LOGIN_OK)
-    flash.success(request, messages.LOGIN_OK)
+    flash.success(request, localized(messages.LOGIN_OK))
     return redirect(next_url)
 
 

@@ -7,6 +7,7 @@ from django.shortcuts import redirect, render
 
 from shortener import domains, messages
 from shortener.errors import Failure
+from shortener.messages import localized
 from shortener.models import ShortDomain
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
@@ -56,7 +57,7 @@ def domain_redirects(request: HttpRequest) -> HttpResponse:
         msg = messages.DOMAIN_SAVED.format(domain=domains.host_of(domain))
         if wants_json(request):
             return success(msg=msg, domains=_listing())
-        flash.success(request, msg)
+        flash.success(request, localized(msg))
         return redirect("shortener:domains")
     if wants_json(request):
         return success(domains=_listing())

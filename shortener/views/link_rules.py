@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 
 from shortener import messages
 from shortener.errors import Failure
+from shortener.messages import localized
 from shortener.models import ShortLink
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
@@ -126,5 +127,5 @@ def rules_page(request: HttpRequest, code: str) -> HttpResponse:
     except Failure as failure:
         fresh = ShortLink.objects.get(pk=link.pk)
         return _page(request, fresh, rows, failure.msg, failure.status)
-    flash.success(request, messages.RULES_SAVED.format(short=short_url(request, code)))
+    flash.success(request, localized(messages.RULES_SAVED.format(short=short_url(request, code))))
     return redirect("shortener:edit-rules", code=code)

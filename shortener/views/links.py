@@ -4,10 +4,12 @@ from django.conf import settings
 from django.contrib import messages as flash
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext
 
 from common.bots import is_preview_bot_request
 from shortener import domains, fastpath, messages
 from shortener.errors import Failure
+from shortener.messages import localized
 from shortener.models import ShortLink
 from shortener.moderation.views import disabled_response
 from shortener.negotiation import endpoint, request_data, wants_json
@@ -57,7 +59,8 @@ def index(request: HttpRequest) -> HttpResponse:
         link = ShortLink.objects.filter(domain=domain, code=code, owner=owner, deleted_at__isnull=True).first()
         if link:
             short = short_url(request, link.code, link.domain)
-            context["result"] = {"short": short, "url": link.url, "qr": qr_svg(short)}
+            qr = qr_svg(short, gettext("QR code of {url}").format(url=short))
+            context["result"] = {"short": short, "url": link.url, "qr": qr}
     return render(request, "shortener/index.html", context)
 
 
@@ -129,7 +132,7 @@ def create(request: HttpRequest) -> HttpResponse:
             url=link.url, short=short, qrcode=qr_png_base64(short), **lifetime_fields(link), **extra_fields(link)
         )
     request.session[LAST_CREATED_KEY] = [link.domain, link.code]
-    flash.success(request, messages.LINK_CREATED.format(short=short))
+    flash.success(request, localized(messages.LINK_CREATED.format(short=short)))
     return redirect("shortener:index")
 
 

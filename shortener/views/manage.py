@@ -10,6 +10,7 @@ from shortener import messages
 from shortener.domains import domain_query
 from shortener.errors import Failure
 from shortener.formats import has_json_body
+from shortener.messages import localized
 from shortener.models import REDIRECT_STATUSES, ShortLink
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
@@ -72,5 +73,5 @@ def edit(request: HttpRequest, code: str) -> HttpResponse:
         return render(request, "shortener/edit.html", context, status=failure.status)
     if wants_json(request):
         return success(url=link.url, short=short, **lifetime_fields(link), **extra_fields(link))
-    flash.success(request, messages.LINK_UPDATED.format(short=short))
+    flash.success(request, localized(messages.LINK_UPDATED.format(short=short)))
     return redirect(reverse("shortener:stats-detail", args=[code]) + domain_query(request, link.domain))

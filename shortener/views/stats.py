@@ -10,11 +10,14 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.http import urlencode
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 from shortener import messages
 from shortener.charts import CHART_DAYS, link_chart, site_chart
 from shortener.domains import domain_query
 from shortener.errors import Failure
+from shortener.messages import localized
 from shortener.models import ApiKey, LinkRankBucket, LinkTag, ShortLink
 from shortener.negotiation import endpoint, is_cross_site, request_data, wants_json
 from shortener.responses import success
@@ -29,7 +32,10 @@ from shortener.services.breakdowns import (
     BOTS,
     COUNTRY_CREDIT,
     DIMENSIONS,
+    DIRECT,
+    OTHER,
     RANGE_MAX_DAYS,
+    UNKNOWN,
     USER_AGENT_CREDIT,
     link_breakdowns,
 )
@@ -63,12 +69,26 @@ PAGE_RE = re.compile(r"[1-9][0-9]{0,8}")
 DAY_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 SEARCH_MAX_LENGTH = 200
 TABLE_TITLES = {
-    "referrers": "Referrers",
-    "browsers": "Browsers",
-    "os": "Operating systems",
-    "devices": "Device types",
-    "countries": "Countries",
+    "referrers": _("Referrers"),
+    "browsers": _("Browsers"),
+    "os": _("Operating systems"),
+    "devices": _("Device types"),
+    "countries": _("Countries"),
 }
+# The names the breakdowns give themselves, as the page shows them (JSON keeps them in English).
+SHOWN_NAMES = {
+    UNKNOWN: pgettext_lazy("breakdown", "Unknown"),
+    DIRECT: pgettext_lazy("referrer", "Direct"),
+    OTHER: pgettext_lazy("breakdown", "Other"),
+    "Desktop": pgettext_lazy("device type", "Desktop"),
+    "Mobile": pgettext_lazy("device type", "Mobile"),
+    "Tablet": pgettext_lazy("device type", "Tablet"),
+    "Bot": pgettext_lazy("device type", "Bot"),
+}
+
+
+def _shown(rows: list[dict]) -> list[dict]:
+    return [{**row, "name": SHOWN_NAMES.get(row["name"], row["name"])} for row in rows]
 
 
 def _filtered(request: HttpRequest, links: QuerySet[ShortLink]) -> tuple[QuerySet[ShortLink], str, str]:
@@ -188,7 +208,7 @@ def _admin_action(request: HttpRequest) -> HttpResponse:
         if wants_json(request):
             return success(msg=messages.LOGOUT_OK)
         # Lstu's "logged out" would read as the end of the session, which goes on.
-        flash.success(request, messages.ADMIN_MODE_OFF)
+        flash.success(request, localized(messages.ADMIN_MODE_OFF))
         return redirect("shortener:stats")
     try:
         password = data.get("adminpwd", "")
@@ -271,11 +291,11 @@ def stats_detail(request: HttpRequest, code: str) -> HttpResponse:
     context = {
         **fields,
         "link": link,
-        "qr": qr_svg(short),
+        "qr": qr_svg(short, gettext("QR code of {url}").format(url=short)),
         "chart": link_chart(link.pk),
         "first": first,
         "last": last,
-        "tables": [(TABLE_TITLES[dimension], breakdowns[dimension]) for dimension in DIMENSIONS],
+        "tables": [(TABLE_TITLES[dimension], _shown(breakdowns[dimension])) for dimension in DIMENSIONS],
         "bots": breakdowns[BOTS],
         "range_total": sum(item["visits"] for item in breakdowns["browsers"]),
         "can_change": can_change,
@@ -319,13 +339,13 @@ def delete(request: HttpRequest, code: str) -> HttpResponse:
     except Failure as failure:
         if wants_json(request):
             raise
-        flash.error(request, failure.msg)
+        flash.error(request, localized(failure.msg))
         return redirect("shortener:stats")
     link_delete(link=link)
     short = short_url(request, code)
     if wants_json(request):
         return success(url=link.url, short=short)
-    flash.success(request, messages.LINK_DELETED.format(short=short))
+    flash.success(request, localized(messages.LINK_DELETED.format(short=short)))
     return redirect("shortener:stats")
 
 

@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 
 from shortener import messages
+from shortener.messages import localized
 from shortener.negotiation import endpoint, request_data, wants_json
 from shortener.responses import success
 from shortener.services import tokens as services
@@ -31,5 +32,5 @@ def token_revoke(request: HttpRequest, pk: int) -> HttpResponse:
     message = messages.TOKEN_REVOKED.format(hint=api_key.hint)
     if wants_json(request):
         return success(msg=message)
-    flash.success(request, message)
+    flash.success(request, localized(message))
     return redirect("shortener:stats")

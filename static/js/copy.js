@@ -1,4 +1,6 @@
 // Copy buttons: <button data-copy-target="input-id" data-copy-status="status-id"> copies the input's value.
+// What it then says comes translated from the page: the button's data-copied and data-copy-failed
+// (English when a page gives none).
 (function () {
   "use strict";
 
@@ -9,6 +11,14 @@
     }
   }
 
+  function copied(button) {
+    return button.getAttribute("data-copied") || "Copied to the clipboard.";
+  }
+
+  function failed(button) {
+    return button.getAttribute("data-copy-failed") || "Press Ctrl+C to copy.";
+  }
+
   function copy(button) {
     var input = document.getElementById(button.getAttribute("data-copy-target"));
     if (!input) {
@@ -16,19 +26,19 @@
     }
     if (navigator.clipboard && window.isSecureContext) {
       navigator.clipboard.writeText(input.value).then(
-        function () { announce(button, "Copied to the clipboard."); },
-        function () { input.select(); announce(button, "Press Ctrl+C to copy."); }
+        function () { announce(button, copied(button)); },
+        function () { input.select(); announce(button, failed(button)); }
       );
       return;
     }
     input.select();
-    var copied = false;
+    var done = false;
     try {
-      copied = document.execCommand("copy");
+      done = document.execCommand("copy");
     } catch (error) {
-      copied = false;
+      done = false;
     }
-    announce(button, copied ? "Copied to the clipboard." : "Press Ctrl+C to copy.");
+    announce(button, done ? copied(button) : failed(button));
   }
 
   document.addEventListener("click", function (event) {

@@ -3,8 +3,15 @@
 //   hidden twin carrying the field's name; a value the server sends (UTC) is shown in local time.
 //   An element with data-utc-hint="<input id>" says which zone the field is in.
 // - <time datetime="…" data-local>: shown in local time, with the zone's name.
+// Times are written in the page's language (<html lang>), e.g. "Jan 3, 2026, 8:15 AM" or "03.01.2026, 08:15";
+// the words come from the page too (#localtime-words in base.html), translated there.
 (function () {
   "use strict";
+
+  var words = (document.getElementById("localtime-words") || { dataset: {} }).dataset;
+  var yourTime = words.yourTime || "(optional, your time: {zone})";
+  var localTime = words.localTime || "local time";
+  var language = document.documentElement.lang || undefined;
 
   function pad(number) {
     return String(number).padStart(2, "0");
@@ -16,9 +23,17 @@
 
   function zoneName() {
     try {
-      return Intl.DateTimeFormat().resolvedOptions().timeZone || "local time";
+      return Intl.DateTimeFormat().resolvedOptions().timeZone || localTime;
     } catch (error) {
-      return "local time";
+      return localTime;
+    }
+  }
+
+  function shown(date) {
+    try {
+      return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(date);
+    } catch (error) {
+      return localValue(date).replace("T", " ");
     }
   }
 
@@ -48,7 +63,7 @@
     input.addEventListener("change", sync);
     sync();
     document.querySelectorAll('[data-utc-hint="' + input.id + '"]').forEach(function (hint) {
-      hint.textContent = "(optional, your time: " + zoneName() + ")";
+      hint.textContent = yourTime.replace("{zone}", zoneName());
     });
   });
 
@@ -56,7 +71,7 @@
     var date = fromServer(element.getAttribute("datetime"));
     if (date) {
       element.title = element.getAttribute("datetime");
-      element.textContent = localValue(date).replace("T", " ") + " " + zoneName();
+      element.textContent = shown(date) + " " + zoneName();
     }
   });
 })();

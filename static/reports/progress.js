@@ -24,8 +24,9 @@
     text.textContent = data.text;
     if (data.status === "failed") {
       // The heading says it failed and the alert gives the cause: the status line would repeat them.
-      heading.textContent = "Analysis failed";
-      document.title = document.title.replace(/^Analysing/, "Analysis failed");
+      // In the page's language: the template gives both texts.
+      heading.textContent = root.dataset.failedHeading;
+      document.title = root.dataset.failedTitle;
       text.hidden = true;
       failureText.textContent = data.error || "";
       failure.hidden = false;

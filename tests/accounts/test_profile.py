@@ -72,7 +72,7 @@ def test_owner_sees_badges_quota_and_current_values(alice, user):
     assert response.status_code == 200
     assert "Old bio" in body
     assert "staff" in body and "early" in body
-    assert "1200 of 5000" in body
+    assert "1,200 of 5,000" in body
 
 
 def test_bio_and_avatar_url_are_what_the_user_object_shows(alice, client, user):

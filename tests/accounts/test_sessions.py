@@ -193,7 +193,7 @@ def test_disabling_ends_sessions_made_through_the_form_and_through_lstu(admin_cl
 
     response = admin_client.post(USERS_URL, {"action": "disable_selected", "_selected_action": [user.pk]}, follow=True)
 
-    assert "Disabled 1 user(s)." in response.content.decode()
+    assert "Disabled 1 user." in response.content.decode()
     assert signed_in_as(form) is None
     assert signed_in_as(lstu) is None
     assert sessions_of(user) == []

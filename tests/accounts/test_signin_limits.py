@@ -246,7 +246,7 @@ def test_admin_sign_in_failures_count_with_the_others_and_lock_it_too(staff, fro
     back = admin_sign_in("staff-password")
 
     assert failures("account", f"user:{staff.pk}") == 0  # cleared by the last sign-in
-    assert signin_limits.LOCKED.format(seconds=60) in locked.content.decode()
+    assert signin_limits.locked_message(60) in locked.content.decode()
     assert "_auth_user_id" not in locked.wsgi_request.session
     assert (back.response.status_code, back.response["Location"]) == (302, "/admin/")
     assert back.session["_auth_user_id"] == str(staff.pk)

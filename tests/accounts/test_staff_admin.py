@@ -147,7 +147,7 @@ def test_disabling_with_the_action_signs_the_user_out_and_revokes_every_key(
 
     response = admin_client.post(USERS_URL, {"action": "disable_selected", "_selected_action": [user.pk]}, follow=True)
 
-    assert "Disabled 1 user(s)." in response.content.decode()
+    assert "Disabled 1 user." in response.content.decode()
     assert signed_in_as(alice_signed_in) is None  # her next request is anonymous
     assert sessions_of(user) == []
     assert signed_in_as(bob) == "bob"  # nobody else's

@@ -11,11 +11,12 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def marking_catalog(monkeypatch):
-    """Every gettext and ngettext call answers «…»: what is not marked for translation stays bare."""
+    """Every gettext, ngettext and pgettext call answers «…»: what is not marked for translation stays bare."""
     trans = translation._trans
-    gettext, ngettext = trans.gettext, trans.ngettext
+    gettext, ngettext, pgettext = trans.gettext, trans.ngettext, trans.pgettext
     monkeypatch.setattr(trans, "gettext", lambda message: f"«{gettext(message)}»")
     monkeypatch.setattr(trans, "ngettext", lambda singular, plural, n: f"«{ngettext(singular, plural, n)}»")
+    monkeypatch.setattr(trans, "pgettext", lambda context, message: f"«{pgettext(context, message)}»")
 
 
 def page_of(client, url: str) -> str:

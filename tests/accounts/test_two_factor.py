@@ -162,7 +162,7 @@ def test_wrong_codes_count_as_failed_sign_ins_and_lock_the_account(client, setti
     locked = code_step(client, current_code(secret))
     again = Client().post("/s/login", {"login": "alice", "password": PASSWORD, "_format": "json"})
 
-    assert signin_limits.LOCKED.format(seconds=60) in locked.content.decode()
+    assert signin_limits.locked_message(60) in locked.content.decode()
     assert signed_in_as(client) is None
     # The password step is locked too, as after wrong passwords.
     assert again.status_code == status.HTTP_429_TOO_MANY_REQUESTS

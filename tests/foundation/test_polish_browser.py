@@ -34,20 +34,30 @@ def test_a_link_expiry_is_typed_in_local_time_and_stored_in_utc(browser, live_se
     assert link.expires_at == datetime(day.year, day.month, day.day, 0, 30, tzinfo=UTC)  # 09:30 in Tokyo
     page.goto(f"{live_server.url}/s/stats/{link.code}")
     expiry = page.locator("dt:text-is('Expires') + dd time")
-    assert expiry.inner_text() == f"{day.isoformat()} 09:30 {TOKYO}"
+    assert expiry.inner_text() == f"{day:%b} {day.day}, {day.year}, 9:30 AM {TOKYO}"
     assert overflow(page) == 0
     assert csp_errors == []
     context.close()
 
 
-def test_a_paste_shows_its_times_in_local_time(browser, live_server, user):
-    context = browser.new_context(timezone_id=TOKYO)
+# Written in the page's language (issue 48), as the browser's Intl formats it.
+@pytest.mark.parametrize(
+    ("locale", "shown"),
+    [
+        ("en-US", "Jan 3, 2026, 8:15 AM"),
+        ("fr", "3 janv. 2026, 08:15"),
+        ("de", "03.01.2026, 08:15"),
+        ("es", "3 ene 2026, 8:15"),
+    ],
+)
+def test_a_paste_shows_its_times_in_local_time_and_the_readers_format(browser, live_server, user, locale, shown):
+    context = browser.new_context(timezone_id=TOKYO, locale=locale)
     page = context.new_page()
     paste = PasteFactory(owner=user, created_at=datetime(2026, 1, 2, 23, 15, tzinfo=UTC))
 
     page.goto(f"{live_server.url}/pastes/{paste.id}")
 
-    assert page.locator("time[data-local]").first.inner_text() == f"2026-01-03 08:15 {TOKYO}"
+    assert page.locator("time[data-local]").first.inner_text() == f"{shown} {TOKYO}"
     context.close()
 
 
@@ -89,4 +99,15 @@ def test_date_number_and_text_inputs_take_the_sites_colours(browser, live_server
         )
         assert style[:2] == [field, border], selector
         assert style[2] == page.evaluate("getComputedStyle(document.body).color"), selector
+    context.close()
+
+
+def test_the_time_zone_hint_is_in_the_pages_language(browser, live_server, user):
+    context = browser.new_context(timezone_id=TOKYO, locale="fr")
+    sign_in(context, live_server, user)
+    page = context.new_page()
+
+    page.goto(f"{live_server.url}/s/")
+
+    assert page.locator("[data-utc-hint=expires_at]").inner_text() == f"(facultatif, votre heure\u00a0: {TOKYO})"
     context.close()

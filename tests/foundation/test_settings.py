@@ -50,6 +50,8 @@ def test_settings_import_with_defaults():
         ("REPORTS_ANALYSIS_WAIT_SLOTS", "many"),
         ("REPORTS_ANALYSIS_LEASE", "0"),
         ("REPORTS_WORKER_THREADS", "0"),
+        ("LANGUAGES", "en,pt"),
+        ("LANGUAGES", "fr,de"),
     ],
 )
 def test_bad_value_stops_start_up_naming_the_variable(variable, value):

@@ -6,6 +6,7 @@ from html import escape
 import pytest
 from django.test import Client
 from django.utils import timezone
+from django.utils.formats import date_format
 from rest_framework import status
 
 from pastes.models import Paste
@@ -70,7 +71,7 @@ def test_unrecognised_content_is_shown_as_plain_text(browser_client, user):
 
     html = browser_client.get(page_url(paste)).content.decode()
 
-    assert '<dd data-testid="language">Text only</dd>' in html
+    assert '<dd data-testid="language">Plain text</dd>' in html
 
 
 @pytest.mark.parametrize("syntax", ["", "text", "html"])
@@ -91,7 +92,8 @@ def test_page_shows_when_the_paste_expires(browser_client, user):
     html = browser_client.get(page_url(paste)).content.decode()
 
     assert "in 1\xa0day" in html
-    assert paste.expires_at.strftime("%Y-%m-%d %H:%M UTC") in html
+    assert f'<time datetime="{paste.expires_at.isoformat()}" data-local>' in html
+    assert date_format(paste.expires_at, "DATETIME_FORMAT") + " UTC" in html  # the reader's format (issue 48)
 
 
 def test_a_paste_that_never_expires_says_so(browser_client, paste):

@@ -59,7 +59,7 @@ def test_report_page_in_admin_shows_checks_readably_and_no_password_hash(admin_c
     response = admin_client.get(f"/admin/reports/report/{report.pk}/change/")
 
     assertContains(response, "Image alt texts")
-    assertContains(response, "Missing: /images/photo.jpg, /images/banner.png")
+    assertContains(response, "Images without an alt attribute: /images/photo.jpg, /images/banner.png")
     assertContains(response, "1 of 2 passed")
     assertNotContains(response, report.password)
     assertNotContains(response, 'name="results"')

@@ -63,10 +63,11 @@ def test_summary_says_each_urls_trend_in_words():
     one = charts.score_chart([(PAGE, START, 60)])
 
     assert chart.summary == (
-        "SEO score of 2 URLs from 1 Oct 2026 to 3 Oct 2026. https://shop.example/: 2 reports, score 40 to 85 (up 45)."
+        "SEO score of 2 URLs from Oct. 1, 2026 to Oct. 3, 2026."
+        " https://shop.example/: 2 reports, score 40 to 85 (up 45)."
         " https://shop.example/b: one report, score 60."
     )
-    assert one.summary == "Score of 1 URL on 1 Oct 2026. https://shop.example/: one report, score 60."
+    assert one.summary == "Score of 1 URL on Oct. 1, 2026. https://shop.example/: one report, score 60."
 
 
 def test_score_axis_labels_are_distinct_and_include_the_band_floors(settings):

@@ -70,7 +70,7 @@ def test_errors_read_as_sentences_with_their_limits():
             "text_compression",
             {"value": {"encoding": None, "transferred": 81000, "size": 81000}, "errors": {"missing": None}},
             ["Encoding: none", "Transferred: 81 kB", "Size: 81 kB"],
-            ["Missing"],
+            ["Not compressed"],
         ),
         ("content_length", {"value": 1, "errors": {"too_few": {"min": 500, "current": 1}}}, ["1 word"], None),
         (

@@ -58,7 +58,7 @@ def test_link_statistics_show_unique_visits_per_day_for_30_days(client, link, ot
     assert "<title>Fri 1 May: 1 unique visit</title>" in html
     assert "<title>Fri 29 May: 0 unique visits</title>" in html
     # The table repeats the bars, newest first.
-    assert '<tr><td>2026-05-30</td><td class="number">3</td></tr><tr><td>2026-05-29</td>' in html
+    assert '<tr><td><time datetime="2026-05-30">May 30, 2026</time></td><td class="number">3</td></tr>' in html
 
 
 def test_the_chart_needs_no_script_and_no_inline_style(client, link):

@@ -131,7 +131,7 @@ def test_stats_detail_shows_the_lifetime_and_its_state(client):
     page = client.get("/s/stats/spent", HTTP_ACCEPT="text/html").content.decode()
     body = client.get("/s/stats/spent").json()
 
-    assert "2099-05-17 12:30 UTC" in page
+    assert "May 17, 2099, 12:30 p.m. UTC" in page  # the reader's format (English here)
     assert "(reached: the link answers 404)" in page
     assert body["max_visits"] == 2
     assert body["expires_at"] == int(IN_A_DAY.timestamp())

@@ -231,7 +231,7 @@ def test_case_21_leading_space_is_trimmed(creator):
 
 
 def test_case_22_login_flow(client, user):
-    assert "Log in" in client.get("/s/login").content.decode()
+    assert "Sign in" in client.get("/s/login").content.decode()
     wrong = client.post("/s/login", {"login": "alice", "password": "nope"})
     anonymous_create = client.post("/s/a", {"lsturl": "https://lstu.fr"})
     right = client.post("/s/login", {"login": "alice", "password": "alice-password"})

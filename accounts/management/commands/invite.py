@@ -20,6 +20,13 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("email")
         parser.add_argument("--base-url", help="Where the service is served (default: from ALLOWED_HOSTS and HTTPS).")
+        languages = [code for code, _ in settings.LANGUAGES]
+        parser.add_argument(
+            "--language",
+            choices=languages,
+            default=settings.LANGUAGE_CODE,
+            help="The mail's language (default: %(default)s).",
+        )
 
     def handle(self, *args, **options):
         email = options["email"].strip()
@@ -29,7 +36,9 @@ class Command(BaseCommand):
             raise CommandError(f"{email!r} is not an email address.") from None
         if invitations.has_account(email):
             raise CommandError(f"An account already has the address {email}.")
-        link = invitations.send_invitation(email, options["base_url"] or default_base_url())
+        link = invitations.send_invitation(
+            email, options["base_url"] or default_base_url(), language=options["language"]
+        )
         self.stdout.write(f"Invitation mailed to {email}: {link}")
         if settings.ACCOUNTS_REGISTRATION != "invite" and settings.ACCOUNTS_REGISTRATION != "open":
             self.stderr.write(

@@ -9,8 +9,10 @@
   if (!e2e || !section) {
     return;
   }
-  var NO_KEY = "This link has no key (#key=…), so comments can be neither read nor written.";
-  var WRONG_KEY = "The key in this link does not decrypt this comment.";
+  // The words come from the page (pastes/templates/pastes/e2e_texts.html), in the reader's language.
+  var texts = (document.getElementById("e2e-texts") || document.createElement("div")).dataset;
+  var NO_KEY = texts.commentNoKey || "This link has no key (#key=…), so comments can be neither read nor written.";
+  var WRONG_KEY = texts.commentWrongKey || "The key in this link does not decrypt this comment.";
 
   function showComments() {
     var rawKey = e2e.keyFromLink();

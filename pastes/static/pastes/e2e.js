@@ -88,11 +88,17 @@
     });
   }
 
-  var MISSING_KEY =
+  // The words come from the page (pastes/templates/pastes/e2e_texts.html), in the reader's language.
+  var texts = (document.getElementById("e2e-texts") || document.createElement("div")).dataset;
+  var MISSING_KEY = texts.missingKey ||
     "This paste is end-to-end encrypted, and this link has no key (the part after #key=): ask whoever sent it for the whole link.";
-  var WRONG_KEY =
+  var WRONG_KEY = texts.wrongKey ||
     "The key in this link does not decrypt this paste: the link may be cut short or altered. Ask for the whole link.";
-  var NO_CRYPTO = "Your browser offers no Web Cryptography here (it needs HTTPS or localhost), so it cannot decrypt this paste.";
+  var NO_CRYPTO = texts.noCrypto ||
+    "Your browser offers no Web Cryptography here (it needs HTTPS or localhost), so it cannot decrypt this paste.";
+  var DECRYPTED = texts.decrypted || "Decrypted in your browser with the key in the link; the server never had it.";
+  var DECRYPTED_FORM = texts.decryptedForm || "Decrypted in your browser with the key in the link.";
+  var REPLACES = texts.replaces || "What you type replaces the encrypted text.";
 
   function showPaste(holder) {
     var status = document.getElementById("e2e-status");
@@ -122,7 +128,7 @@
         plain.textContent = text;
         plain.parentElement.hidden = false;
         document.getElementById("paste-content").value = text;
-        status.textContent = "Decrypted in your browser with the key in the link; the server never had it.";
+        status.textContent = DECRYPTED;
         status.setAttribute("role", "status");
         status.classList.remove("error");
         if (download) {
@@ -151,14 +157,14 @@
         decrypt(envelope, rawKey).then(
           function (text) {
             content.value = text;
-            note.textContent = "Decrypted in your browser with the key in the link.";
+            note.textContent = DECRYPTED_FORM;
           },
           function () {
-            note.textContent = WRONG_KEY + " What you type replaces the encrypted text.";
+            note.textContent = WRONG_KEY + " " + REPLACES;
           }
         );
       } else {
-        note.textContent = MISSING_KEY + " What you type replaces the encrypted text.";
+        note.textContent = MISSING_KEY + " " + REPLACES;
       }
     }
     // Several files (issue 47): every filename and every other file's content is sealed too.
@@ -237,7 +243,7 @@
     ).then(
       function (texts) {
         document.getElementById("paste-content").value = texts[0];
-        status.textContent = "Decrypted in your browser with the key in the link; the server never had it.";
+        status.textContent = DECRYPTED;
         status.setAttribute("role", "status");
         status.classList.remove("error");
       },

@@ -1,5 +1,6 @@
 // Import progress: the form posts the file as usual, and meanwhile this asks the server
-// how many lines it has done (GET <import url>/<key>, the key being made up here).
+// how many lines it has done (GET <import url>/<key>, the key being made up here). Its words come
+// translated from the page: the form's data-sending and data-progress ({done}, {total}, …).
 (function () {
   "use strict";
 
@@ -15,7 +16,7 @@
     var bar = box.querySelector("progress");
     var text = box.querySelector("span");
     box.hidden = false;
-    text.textContent = "Sending the file…";
+    text.textContent = form.getAttribute("data-sending");
     function poll() {
       fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" })
         .then(function (response) { return response.ok ? response.json() : null; })
@@ -23,7 +24,9 @@
           if (data && data.total) {
             bar.max = data.total;
             bar.value = data.done;
-            text.textContent = data.done + " of " + data.total + " lines (" + data.created + " created, " + data.refused + " refused)";
+            text.textContent = form.getAttribute("data-progress").replace(/\{(done|total|created|refused)\}/g, function (match, name) {
+              return String(data[name]);
+            });
           }
           if (!data || !data.finished) {
             window.setTimeout(poll, 700);

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from reports import tasks
 from reports.models import Report
+from tests.reports.factories import ReportFactory
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -82,7 +83,24 @@ def test_bad_input_is_shown_on_the_form(screen, user):
     page.get_by_label("URL").fill("ftp://files.example/")
     page.get_by_role("button", name="Analyse").click()
 
-    expect(page.get_by_role("alert")).to_have_text("The url must be a valid http or https URL.")
+    expect(page.get_by_role("alert")).to_have_text("Enter a web address starting with http:// or https://.")
     assert Report.objects.count() == 0
     assert screen.overflow() <= 0
+    assert screen.csp_violations == []
+
+
+def test_a_failure_written_by_the_script_is_in_the_readers_language(screen, user):
+    report = ReportFactory(owner=user, status=Report.Status.RUNNING, score=None, result="", generated_at=None)
+    screen.sign_in(user)
+    page = screen.page
+    page.context.add_cookies([{"name": "django_language", "value": "de", "url": screen.live_server.url}])
+    screen.goto(f"/reports/{report.pk}/progress")
+    expect(page.get_by_test_id("status")).to_have_text("Läuft: Die Seite wird abgerufen und geprüft.")
+
+    Report.objects.filter(pk=report.pk).update(status=Report.Status.FAILED, error="DNS")
+
+    expect(page.get_by_role("heading", level=1)).to_have_text("Analyse fehlgeschlagen")
+    expect(page.get_by_test_id("failure")).to_have_text("DNS")
+    assert page.title() == f"Analyse fehlgeschlagen: {report.url} — Webtools"
+    assert page.get_by_role("button", name="Erneut analysieren").is_visible()
     assert screen.csp_violations == []

@@ -79,7 +79,7 @@ def test_the_page_links_to_and_shows_the_comparison_with_the_previous_audit(clie
     text = compared.content.decode()
     assert "1 regressed" in text
     assert 'data-testid="check-title"' in text
-    assert "failing on 0 → 1 page(s)" in text
+    assert "failing on 0 → 1 page" in text
 
 
 def test_the_comparison_is_404_without_a_readable_baseline(client, user, other_user):

@@ -181,7 +181,7 @@ def test_project_list_shows_each_project_with_its_score_chart(client, user, othe
 
     assertContains(response, "shop.example")
     assertContains(response, "4 reports")
-    assertContains(response, "Overall score of 2 URLs from 1 Oct 2026 to 3 Oct 2026.")
+    assertContains(response, "Overall score of 2 URLs from Oct. 1, 2026 to Oct. 3, 2026.")
     assertContains(response, "https://shop.example/: 3 reports, score 40 to 85 (up 45).")
     assertContains(response, 'class="score-point"', count=4)
     assertContains(response, 'class="score-line"', count=1)  # one line per URL, not one through every URL
@@ -201,7 +201,7 @@ def test_project_list_says_when_a_scheduled_project_runs_next(client, user):
     response = client.get(PROJECTS)
 
     assertContains(response, "re-run weekly, next", count=1)
-    assertContains(response, '<time datetime="2026-12-01T03:00:00+00:00">1 Dec 2026 03:00 UTC</time>', html=True)
+    assertContains(response, '<time datetime="2026-12-01T03:00:00+00:00">Dec. 1, 2026, 3 a.m. UTC</time>', html=True)
 
 
 def test_project_list_filters_and_sorts_like_the_api(client, user):
@@ -267,10 +267,10 @@ def test_project_chart_draws_the_category_score_asked_for(client, user):
 
     response = client.get(PROJECTS, {"chart": "security"})
 
-    assertContains(response, 'latest security score <span class="score score-latest">33</span>', html=False)
+    assertContains(response, 'Security score, latest: <span class="score score-latest">33</span>', html=False)
     assertContains(response, '<option value="security" selected>')
     fallback = client.get(PROJECTS, {"chart": "nonsense"})
-    assertContains(fallback, 'latest overall score <span class="score score-latest">60</span>', html=False)
+    assertContains(fallback, 'Overall score, latest: <span class="score score-latest">60</span>', html=False)
 
 
 def test_report_list_labels_its_values_for_narrow_screens(client, user):

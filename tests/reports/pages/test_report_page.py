@@ -361,7 +361,7 @@ def test_a_rendered_report_lists_its_lab_metrics_with_lighthouses_thresholds(cli
     assert "lab-metric-poor" in body
     assert "<strong>350 ms</strong> · Needs improvement" in body
     assert "<strong>0.020</strong> · Good" in body
-    assertContains(response, "150 ms round trips, 1638 kbit/s, a CPU 4 times slower")
+    assertContains(response, "150 ms round trips, 1,638 kbit/s, a CPU 4 times slower")
 
 
 @pytest.mark.parametrize("rendering", [{"document": "source"}, {"document": "source", "render_error": "timeout"}])
