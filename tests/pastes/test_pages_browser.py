@@ -30,7 +30,7 @@ def sign_in_with_the_form(page, live_server, next_path: str) -> None:
     assert "/accounts/login/?next=" in page.url  # sent to sign in first
     page.get_by_label("Login").fill("alice")
     page.get_by_label("Password").fill("alice-password")
-    page.locator("form").get_by_role("button").click()
+    page.locator("main form").get_by_role("button", name="Sign in", exact=False).click()
     page.wait_for_url(f"{live_server.url}{next_path}")
 
 
