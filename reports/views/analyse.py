@@ -18,6 +18,7 @@ from common.sign_in import signed_in
 from reports import services
 from reports.forms import ReportCreateForm
 from reports.models import Report
+from reports.stored_messages import translated
 
 # What each state means to the person waiting.
 STATUS_TEXTS = {
@@ -48,7 +49,7 @@ def status_body(report: Report) -> dict:
         "id": report.pk,
         "status": str(report.status),
         "text": str(STATUS_TEXTS[report.status]),
-        "error": report.error or None,
+        "error": translated(report.error) if report.error else None,
         "report_url": report.get_absolute_url(),
     }
 

@@ -129,3 +129,16 @@ def test_the_audit_page_names_failing_checks_in_the_readers_language(client, use
 
     assert english.count("<strong>") == len(failing)
     assert untranslated(english, translated, language) == []
+
+
+def test_why_an_analysis_failed_is_said_in_the_readers_language(client):
+    # The engine's own words for a page that did not answer, as it stores them.
+    report = ReportFactory(status="failed", error="The page did not answer within 10 seconds.", url=f"{SITE}/slow")
+
+    page = unescape(fetch(client, report.get_absolute_url(), "fr"))
+    client.force_login(report.owner)  # the progress page's status is its owner's
+    status = client.get(f"/reports/{report.pk}/status", HTTP_ACCEPT_LANGUAGE="fr").json()
+
+    assert "La page n'a pas répondu en 10 secondes." in page
+    assert "The page did not answer" not in page
+    assert status["error"] == "La page n'a pas répondu en 10 secondes."
