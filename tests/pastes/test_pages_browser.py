@@ -105,6 +105,7 @@ def test_a_person_writes_lists_edits_forks_downloads_and_deletes_a_paste(screen,
 
     page.get_by_role("navigation", name="Pastes").get_by_role("link", name="Your pastes").click()
     rows = page.locator("table.paste-list tbody tr")
+    rows.nth(1).wait_for()  # the list has loaded (counting at once raced the navigation)
     assert rows.count() == 2
     assert rows.first.get_by_role("link").first.inner_text() == "Fork of Their snippet"
     assert overflow(page) == 0
