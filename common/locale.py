@@ -35,8 +35,9 @@ def supported(language: str) -> bool:
     return language in dict(settings.LANGUAGES)
 
 
-def is_english_only(path: str) -> bool:
-    return path.startswith(english_only_prefixes()) and not path.startswith(PAGES_UNDER_API)
+def is_english_only(path: str, prefixes: tuple[str, ...] | None = None) -> bool:
+    """Whether `path` is the APIs' (`prefixes`: english_only_prefixes(), made once by the middleware)."""
+    return path.startswith(prefixes or english_only_prefixes()) and not path.startswith(PAGES_UNDER_API)
 
 
 def remember_language(request: HttpRequest, language: str) -> None:
@@ -68,8 +69,7 @@ class ReaderLanguageMiddleware(LocaleMiddleware):
         self.english_only = english_only_prefixes()
 
     def _english_only(self, request: HttpRequest) -> bool:
-        path = request.path_info
-        return path.startswith(self.english_only) and not path.startswith(PAGES_UNDER_API)
+        return is_english_only(request.path_info, self.english_only)
 
     def process_request(self, request):
         if self._english_only(request):
