@@ -115,6 +115,8 @@ def env_database(name: str, default: str) -> dict:
         # run again), it cost /healthz most of its time on SQLite.
         config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600, minimum=0)
     else:
+        # Django's, with a health check that asks the socket before the server (common/postgresql_backend).
+        config["ENGINE"] = "common.postgresql_backend"
         config["CONN_MAX_AGE"] = env_int("DATABASE_CONN_MAX_AGE", 600, minimum=0)
         config["CONN_HEALTH_CHECKS"] = True
     return config
