@@ -119,6 +119,11 @@ def scenarios(data: dict) -> list[Scenario]:
     ]
 
 
+def chosen(only: str | None, name: str) -> bool:
+    """Whether --only picks `name`: no --only, or one of its |-separated texts is in the name."""
+    return not only or any(part and part in name.lower() for part in only.lower().split("|"))
+
+
 def floor_requests(scenario: Scenario, paths: list[str]) -> list[dict]:
     """What the scenario's semantic floor asks the endpoint once at its start: a few of its paths."""
     step = max(1, len(paths) // SEMANTIC_SAMPLE)
@@ -241,7 +246,10 @@ def main() -> int:
         help="serve config.asgi as make run does (default), or config.wsgi under granian's WSGI to compare",
     )
     parser.add_argument("--json", type=Path, help="also write the table to this file")
-    parser.add_argument("--only", help=f"run only the scenarios whose name contains this text (e.g. '{ANALYSIS_LOAD}')")
+    parser.add_argument(
+        "--only",
+        help=f"run only the scenarios whose name contains this text (e.g. '{ANALYSIS_LOAD}'); several: split by |",
+    )
     parser.add_argument("--port", type=int, default=SERVICE_PORT, help="the service's port; the next two are used too")
     parser.add_argument(
         "--database-url",
@@ -291,7 +299,7 @@ def main() -> int:
             interface=args.interface,
         ) as url:
             for scenario in scenarios(data):
-                if args.only and args.only.lower() not in scenario.name.lower():
+                if not chosen(args.only, scenario.name):
                     continue
                 print(f"Running {scenario.name} …", flush=True)
                 if scenario.path_key in VISITED_CODES:
@@ -354,7 +362,7 @@ def main() -> int:
                 row.target = target_verdict(scenario, ratio, result, rows, row.ratio_to_semantic_floor)
                 rows.append(row)
 
-            if not args.only or args.only.lower() in SLOW_CLIENTS:
+            if chosen(args.only, SLOW_CLIENTS):
                 print(f"Running {SLOW_CLIENTS} …", flush=True)
                 measured, slow_notes = slow_clients.run(
                     url=url,
@@ -369,7 +377,7 @@ def main() -> int:
                     row = (result.requests_per_second, result.p50_ms, result.p99_ms, result.errors, ratio, verdict)
                     rows.append(Row(name, *row))
 
-            if not args.only or args.only.lower() in ANALYSIS_LOAD:
+            if chosen(args.only, ANALYSIS_LOAD):
                 print(f"Running {ANALYSIS_LOAD} …", flush=True)
                 measured, load_notes = analysis_load.run(
                     url=url,
