@@ -30,7 +30,15 @@ from pastes.errors import (
     QuotaExceeded,
     WrongPassword,
 )
-from pastes.models import Paste, PasteFile, PasteProfile, PasteRevision, generate_paste_id, is_paste_id
+from pastes.models import (
+    OwnerStoredChars,
+    Paste,
+    PasteFile,
+    PasteProfile,
+    PasteRevision,
+    generate_paste_id,
+    is_paste_id,
+)
 
 ID_ATTEMPTS = 5
 
@@ -47,7 +55,7 @@ def _check_quota(
 ) -> None:
     """Raise QuotaExceeded unless the owner's pastes, with `added_chars` more, fit their limit.
 
-    Every file and every kept revision counts (pastes.files.owner_extra_chars). With
+    Every file and every kept revision counts (OwnerStoredChars). With
     `excluding`, that paste is being replaced by `added_chars` characters (with its files and
     revisions); an edit that does not grow it (`grows` False) is always allowed, so a user whose
     limit was lowered below what they already store can still rename their pastes. Call
@@ -65,23 +73,23 @@ def _check_quota(
 
 
 PASTES = Paste._meta.db_table
-# What the owner stores (pastes, files 2…, kept revisions), and whether any of their pastes has
-# expired, in one statement: the same sums as Paste.total_chars() and files.owner_extra_chars().
-# Raw SQL: built through the ORM, its subqueries cost more Python than the three queries it replaces.
+# What the owner stores (pastes, files 2…, kept revisions; OwnerStoredChars, kept by triggers) less
+# the paste being replaced, and whether any of their pastes has expired, in one statement.
 STORED_CHARS_SQL = f"""SELECT
- (SELECT COALESCE(SUM(content_chars), 0) FROM {PASTES} WHERE owner_id = %(owner)s AND id <> %(excluding)s),
- (SELECT COALESCE(SUM(f.content_chars), 0) FROM {PasteFile._meta.db_table} f JOIN {PASTES} p ON p.id = f.paste_id
-  WHERE p.owner_id = %(owner)s AND f.paste_id <> %(excluding)s),
- (SELECT COALESCE(SUM(r.size), 0) FROM {PasteRevision._meta.db_table} r JOIN {PASTES} p ON p.id = r.paste_id
-  WHERE r.files IS NOT NULL AND p.owner_id = %(owner)s AND r.paste_id <> %(excluding)s),
+ COALESCE((SELECT chars FROM {OwnerStoredChars._meta.db_table} WHERE owner_id = %(owner)s), 0)
+ - COALESCE((SELECT content_chars FROM {PASTES} WHERE id = %(excluding)s AND owner_id = %(owner)s), 0)
+ - (SELECT COALESCE(SUM(f.content_chars), 0) FROM {PasteFile._meta.db_table} f JOIN {PASTES} p ON p.id = f.paste_id
+    WHERE f.paste_id = %(excluding)s AND p.owner_id = %(owner)s)
+ - (SELECT COALESCE(SUM(r.size), 0) FROM {PasteRevision._meta.db_table} r JOIN {PASTES} p ON p.id = r.paste_id
+    WHERE r.paste_id = %(excluding)s AND r.files IS NOT NULL AND p.owner_id = %(owner)s),
  EXISTS (SELECT 1 FROM {PASTES} WHERE owner_id = %(owner)s AND expires_at <= %(now)s)"""
 
 
 def _stored_chars(owner: AbstractBaseUser, *, now: datetime, excluding: Paste | None) -> tuple[int, bool]:
     """The characters the owner stores (less `excluding` and its files and revisions), and whether
-    any of their pastes has expired: one query where there were four. Read after the profile's
-    lock is taken, in a statement of its own: a statement that waited for the lock would sum
-    from a snapshot taken before it."""
+    any of their pastes has expired: one row read, however many pastes the owner has. Read after
+    the profile's lock is taken, in a statement of its own: a statement that waited for the lock
+    would read from a snapshot taken before it."""
     params = {
         "owner": owner.pk,
         # No paste has an empty id (generate_paste_id), so "" excludes nothing.
@@ -90,8 +98,8 @@ def _stored_chars(owner: AbstractBaseUser, *, now: datetime, excluding: Paste | 
     }
     with connection.cursor() as cursor:
         cursor.execute(STORED_CHARS_SQL, params)
-        pastes_chars, files_chars, revisions_chars, any_expired = cursor.fetchone()
-    return int(pastes_chars) + int(files_chars) + int(revisions_chars), bool(any_expired)
+        stored, any_expired = cursor.fetchone()
+    return int(stored), bool(any_expired)
 
 
 def paste_create(
