@@ -297,7 +297,6 @@ class PasteProfile(models.Model):
 from pastes.attachment_models import Attachment  # noqa: E402, F401
 
 
-# --- Files 2… of a paste and the revisions an edit keeps (issue 47) ---------------------------
 class OwnerStoredChars(models.Model):
     """The characters an owner stores, as the quota counts them, kept by database triggers
     (migration 0012_owner_stored_chars): every paste's content, its files 2… and its kept revisions.
@@ -316,6 +315,7 @@ class OwnerStoredChars(models.Model):
         return f"{self.owner_id}: {self.chars}"
 
 
+# --- Files 2… of a paste and the revisions an edit keeps (issue 47) ---------------------------
 # The first file lives on the Paste row itself (content, syntax, filename), so reading a one-file
 # paste stays one query; PasteFile rows hold files 2… (position 2 up) and are read only when
 # Paste.file_count says there are some (pastes.files). A revision is a snapshot of the files as
