@@ -49,7 +49,8 @@ TRIGGER_NAMES = [f"pastes_stored_chars_{name}_{op}" for _, name, _, _ in TABLES 
 UPSERT = f"INSERT INTO {COUNTS} AS c (owner_id, chars) {{rows}} ON CONFLICT (owner_id) DO UPDATE SET chars = c.chars + EXCLUDED.chars"
 
 
-def postgresql_functions(table: str, name: str, chars: str) -> str:
+def postgresql_triggers_of(table: str, name: str, columns: str, chars: str) -> str:
+    """The three functions of `table` and the triggers that call them."""
     if name == "paste":
         inserted = "SELECT owner_id, sum(content_chars) FROM new_rows GROUP BY owner_id ORDER BY owner_id"
         deleted = (
@@ -89,6 +90,8 @@ CREATE TRIGGER {function}_insert AFTER INSERT ON {table}
     REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION {function}_insert();
 CREATE TRIGGER {function}_delete AFTER DELETE ON {table}
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION {function}_delete();
+CREATE TRIGGER {function}_update AFTER UPDATE OF {columns} ON {table}
+    FOR EACH ROW EXECUTE FUNCTION {function}_update();
 """
 
 
@@ -98,14 +101,7 @@ CREATE FUNCTION pastes_stored_chars_add(owner integer, delta bigint) RETURNS voi
     {UPSERT.format(rows="VALUES (owner, delta)")};
 $$;
 """
-    parts = [add]
-    for table, name, columns, chars in TABLES:
-        parts.append(postgresql_functions(table, name, chars))
-        parts.append(
-            f"CREATE TRIGGER pastes_stored_chars_{name}_update AFTER UPDATE OF {columns} ON {table}"
-            f" FOR EACH ROW EXECUTE FUNCTION pastes_stored_chars_{name}_update();"
-        )
-    return "\n".join(parts)
+    return "\n".join([add] + [postgresql_triggers_of(*table) for table in TABLES])
 
 
 def postgresql_drop() -> str:
