@@ -146,6 +146,21 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+# The reports API's kept answers (reports/answer_cache.py). A number in the database says which
+# are current, so each process's own memory serves as well as Redis, shared less; there it holds
+# a few bodies of up to a megabyte each. While Redis is unreachable the answers are made anew.
+if REDIS_URL:
+    CACHES["reports"] = {
+        **CACHES["default"],
+        "KEY_PREFIX": "reports-answers",
+        "OPTIONS": {**CACHES["default"]["OPTIONS"], "STAND_IN": "none"},
+    }
+else:
+    CACHES["reports"] = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "reports-answers",
+        "OPTIONS": {"MAX_ENTRIES": 64},
+    }
 
 # --- Background tasks (the reports' analyses) ------------------------------
 

@@ -355,6 +355,26 @@ class OwnerProjectCount(models.Model):
         return f"{self.owner_id}: {self.project_count}"
 
 
+class OwnerReportsVersion(models.Model):
+    """A number per owner that goes up with every write to their reports, and to their projects'
+    names and budgets, kept by database triggers (migration 0019_owner_reports_version).
+
+    The API's answers to `GET /api/v1/reports` and `GET /api/v1/reports/{id}` are cached under it
+    (reports/answer_cache.py): a cached answer is used only while the owner's number is the one it
+    was made under, so whoever writes (a view, the analysis worker, the admin, a bulk update, a
+    cascade), the next read is made anew. It is in the database because that is what every
+    process shares, Redis or not.
+    """
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.DB_CASCADE, primary_key=True, related_name="+"
+    )
+    version = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"{self.owner_id}: {self.version}"
+
+
 class AuditStatus(models.TextChoices):
     """Where a site audit is (reports/audits/crawl.py)."""
 

@@ -10,7 +10,7 @@ pytest.register_assert_rewrite("tests.reports.asserts", "tests.pastes.asserts", 
 pytest_plugins = ["tests.logs"]
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.core.cache import cache  # noqa: E402
+from django.core.cache import caches  # noqa: E402
 from django.db import OperationalError  # noqa: E402
 from django.test import Client  # noqa: E402
 from rest_framework.test import APIClient  # noqa: E402
@@ -34,10 +34,12 @@ def _test_environment(settings):
     # A writer process would connect to the database DATABASE_URL names, not the test's:
     # test_visit_writer.py points it at the test database.
     settings.SHORTENER_VISIT_WRITER_PROCESS = False
-    # Rate-limit counters and cached lookups must not leak from one test into the next.
-    cache.clear()
+    # Rate-limit counters, cached lookups and kept answers must not leak from one test into the next.
+    for cache in caches.all():
+        cache.clear()
     yield
-    cache.clear()
+    for cache in caches.all():
+        cache.clear()
 
 
 FLUSH_ATTEMPTS = 5

@@ -10,7 +10,7 @@ from rest_framework.exceptions import ValidationError
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from reports import comparison, schema, services, tasks
+from reports import answer_cache, comparison, schema, services, tasks
 from reports.filters import ReportFilterSet
 from reports.models import Report
 from reports.pagination import LaravelPagination
@@ -46,8 +46,18 @@ class ReportViewSet(ReportsApiView, viewsets.ModelViewSet):
         self.keyset = filterset.keyset(reports)
         return reports
 
-    def retrieve(self, request: Request, *args: object, **kwargs: object) -> Response:
-        return Response(envelope(self.get_serializer(self.get_object()).data))
+    def list(self, request: Request, *args: object, **kwargs: object) -> HttpResponse:
+        return answer_cache.cached_answer(request) or super().list(request, *args, **kwargs)
+
+    def retrieve(self, request: Request, *args: object, **kwargs: object) -> HttpResponse:
+        return answer_cache.cached_answer(request) or Response(envelope(self.get_serializer(self.get_object()).data))
+
+    def finalize_response(
+        self, request: Request, response: HttpResponse, *args: object, **kwargs: object
+    ) -> HttpResponse:
+        response = super().finalize_response(request, response, *args, **kwargs)
+        answer_cache.keep(request, response)
+        return response
 
     def create(self, request: Request, *args: object, **kwargs: object) -> Response:
         params = ReportCreateSerializer(data=request.data)
