@@ -147,8 +147,9 @@ if REDIS_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 # The reports API's kept answers (reports/answer_cache.py). A number in the database says which
-# are current, so each process's own memory serves as well as Redis, shared less; there it holds
-# a few bodies of up to a megabyte each. While Redis is unreachable the answers are made anew.
+# are current, so each process's own memory serves as well as Redis, shared less: there 256 bodies
+# of at most 256 KiB (a page of 25 reports is about 125 KiB). While Redis is unreachable they are
+# made anew.
 if REDIS_URL:
     CACHES["reports"] = {
         **CACHES["default"],
@@ -159,7 +160,7 @@ else:
     CACHES["reports"] = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "reports-answers",
-        "OPTIONS": {"MAX_ENTRIES": 64},
+        "OPTIONS": {"MAX_ENTRIES": 256},
     }
 
 # --- Background tasks (the reports' analyses) ------------------------------

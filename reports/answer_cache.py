@@ -27,8 +27,8 @@ from rest_framework.response import Response
 
 from reports.models import OwnerReportsVersion
 
-# A page of a hundred reports with their results can weigh megabytes: such a body is made anew.
-MAX_BODY_BYTES = 1024 * 1024
+# A page of a hundred reports with their results can weigh a megabyte or more: such a body is made anew.
+MAX_BODY_BYTES = 256 * 1024
 TIMEOUT_SECONDS = 300
 VERSION_SQL = f"SELECT version FROM {OwnerReportsVersion._meta.db_table} WHERE owner_id = %s"
 KEY_ATTRIBUTE = "_reports_answer_key"

@@ -7,6 +7,7 @@ cursor, as it does when PostgreSQL is down or the connection was cut.
 import logging
 
 import pytest
+import redis
 from django.db import OperationalError
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.test import Client
@@ -14,8 +15,10 @@ from django.test import Client
 from common import cache as degrading
 from config import __version__
 from reports.models import ApiKey as ReportsApiKey
+from reports.models import Report
 from shortener import messages
 from tests.pastes.factories import PasteFactory, issue_key
+from tests.reports.factories import ReportFactory
 from tests.servers import RedisServer
 from tests.shortener.asserts import any_number, assert_shortener_error
 
@@ -38,6 +41,7 @@ def redis_cache(settings, redis_server, monkeypatch):
     settings.CACHES = {
         "default": redis,
         "shortener": {**redis, "KEY_PREFIX": "shortener", "OPTIONS": {**options, "STAND_IN": "none"}},
+        "reports": {**redis, "KEY_PREFIX": "reports-answers", "OPTIONS": {**options, "STAND_IN": "none"}},
     }
     return redis_server
 
@@ -79,6 +83,18 @@ def test_redis_down_every_endpoint_answers_as_without_redis(redis_cache, reports
     warnings = [record.message for record in caplog.records if record.name == "common.cache"]
     assert len(warnings) == 1
     assert warnings[0].startswith("Redis is unreachable")
+
+
+def test_redis_down_the_reports_api_makes_its_answers_anew_and_follows_writes(redis_cache, reports_client, user):
+    report = ReportFactory(owner=user, score=40)
+    show = f"/api/v1/reports/{report.pk}"
+    assert [reports_client.get(show).json()["data"]["score"] for _ in range(2)] == [40, 40]
+    assert redis.Redis.from_url(redis_cache.url).keys("reports-answers:*")  # kept there
+
+    redis_cache.stop()
+    Report.objects.filter(pk=report.pk).update(score=60)
+
+    assert [reports_client.get(show).json()["data"]["score"] for _ in range(2)] == [60, 60]
 
 
 def test_redis_down_healthz_names_it(redis_cache):

@@ -15,6 +15,7 @@ from reports.models import ApiKey as ReportsApiKey
 from reports.models import Report
 from shortener.models import ShortLink
 from tests.polling import eventually
+from tests.reports.factories import ReportFactory
 from tests.reports.testsite import TestSite
 from tests.servers import BASE_DIR, Server, served_database_url, served_password, server_env, two_servers
 from tests.shortener.factories import ShortLinkFactory
@@ -169,3 +170,30 @@ def test_an_analysis_queued_through_either_server_runs_exactly_once(servers, ana
     assert [report.analysis_run for report in Report.objects.filter(pk__in=ids)] == [1, 1]
     # Each page was fetched by one analysis only.
     assert [site.requests().count(("GET", page)) for page in pages] == [1, 1]
+
+
+def test_a_report_written_through_either_server_or_elsewhere_is_read_anew_on_both(servers, alice, redis_server):
+    first, second = servers
+    _, key = ReportsApiKey.issue(user=alice)
+    headers = {"Authorization": f"Bearer {key}", "Accept": "application/json"}
+    report = ReportFactory(owner=alice, score=40)
+    show, listing = f"/api/v1/reports/{report.pk}", "/api/v1/reports"
+
+    def read(server: Server, path: str) -> dict | list:
+        return httpx.get(f"{server.url}{path}", headers=headers).json()["data"]
+
+    for server in servers:
+        for _ in range(2):
+            read(server, show), read(server, listing)
+    # The answers are kept in the Redis both servers share (reports/answer_cache.py).
+    assert redis.Redis.from_url(redis_server.url).keys("reports-answers:*")
+
+    changed = httpx.patch(f"{first.url}{show}", json={"privacy": 1}, headers=headers)
+    assert changed.status_code == 200
+    assert read(second, show)["privacy"] == 1
+    assert read(second, listing)[0]["privacy"] == 1
+
+    # What the analysis worker writes, from a process of its own.
+    Report.objects.filter(pk=report.pk).update(score=91)
+    assert [read(server, show)["score"] for server in servers] == [91, 91]
+    assert [read(server, listing)[0]["score"] for server in servers] == [91, 91]
