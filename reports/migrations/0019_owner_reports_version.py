@@ -6,8 +6,8 @@ owner (what a report's answer shows of its project), raises the owner's number, 
 A delete only raises an existing number: the owner's own deletion cascades to their reports, and
 a new row for them would refer to a user who is going. SQLite drops a table's triggers when a
 migration rebuilds it: a later migration that rebuilds reports_report or reports_project must run
-drop_triggers first and add_triggers after (tests/reports/test_answer_cache.py checks that they
-are all there).
+drop_triggers first and add_triggers after (tests/reports/api/test_answer_cache.py checks that
+they are all there).
 """
 
 import django.db.models.deletion

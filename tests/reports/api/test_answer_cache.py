@@ -2,6 +2,7 @@
 read after a write to the owner's reports or projects, whoever makes it."""
 
 import threading
+from importlib import import_module
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -153,8 +154,6 @@ def test_versions_rise_with_writes_and_a_deleted_owner_takes_theirs(user, other_
 
 @pytest.mark.django_db
 def test_all_the_version_triggers_exist():
-    from importlib import import_module
-
     names = import_module("reports.migrations.0019_owner_reports_version").TRIGGER_NAMES
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
