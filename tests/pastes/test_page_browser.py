@@ -1,6 +1,7 @@
 """A paste's page in a real browser, on a desktop and at 390 px: read, copy, raw, reveal; previews burn nothing."""
 
 import pytest
+from django.urls import reverse
 
 from pastes.models import Paste
 from tests.browser import DESKTOP, PHONE, collect_csp_errors, overflow
@@ -41,6 +42,8 @@ def test_a_person_reads_copies_and_opens_the_raw_text(person, live_server, user)
     person.get_by_text("Copied to the clipboard.").wait_for()
     assert person.evaluate("navigator.clipboard.readText()") == content
     person.get_by_role("link", name="Raw").click()
+    # Read once the raw text has loaded: while the click's navigation runs there is no body yet.
+    person.wait_for_url(f"{live_server.url}{reverse('pastes:paste-raw', kwargs={'paste_id': paste.id})}")
     assert person.evaluate("document.body.innerText") == content
     assert person.csp_errors == []
     paste.refresh_from_db()
