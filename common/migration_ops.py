@@ -329,3 +329,32 @@ def id_range(above: int, up_to: int | None) -> str:
     """The SQL condition of `count_behind_a_watermark`'s batch (integers only)."""
     condition = f"id > {int(above)}"
     return condition if up_to is None else f"{condition} AND id <= {int(up_to)}"
+
+
+# --- Counts kept by triggers ---------------------------------------------------------------
+# A table of counts (or numbers) kept by triggers on the tables it follows, whoever writes them:
+# the reports' and projects' counts, each owner's stored characters, each owner's reports version.
+
+
+def install_triggers(schema_editor: object, *, postgresql: str, sqlite: list[str], fill: list[str]) -> None:
+    """Create the triggers (`postgresql`, one script; or `sqlite`, a statement each), then run `fill`.
+
+    In one transaction: CREATE TRIGGER locks the tables it watches against writes until the end,
+    so no row is written between the two unseen by both the triggers and the fill.
+    """
+    from django.db import transaction
+
+    connection = schema_editor.connection
+    with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
+        for statement in [postgresql] if connection.vendor == "postgresql" else sqlite:
+            cursor.execute(statement)
+        for statement in fill:
+            cursor.execute(statement)
+
+
+def drop_triggers(schema_editor: object, *, postgresql: str, sqlite: list[str]) -> None:
+    """Drop what `install_triggers` created: `postgresql`, one script, or `sqlite`, a statement each."""
+    connection = schema_editor.connection
+    with connection.cursor() as cursor:
+        for statement in [postgresql] if connection.vendor == "postgresql" else sqlite:
+            cursor.execute(statement)

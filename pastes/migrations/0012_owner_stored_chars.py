@@ -14,7 +14,9 @@ after (tests/pastes/test_stored_chars.py checks that they are all there).
 
 import django.db.models.deletion
 from django.conf import settings
-from django.db import migrations, models, transaction
+from django.db import migrations, models
+
+from common import migration_ops
 
 COUNTS = "pastes_ownerstoredchars"
 
@@ -165,25 +167,20 @@ SELECT owner_id, sum(chars) FROM (
 
 
 def add_stored_chars_triggers(apps, schema_editor):
-    # One transaction: CREATE TRIGGER locks the tables against writes until the totals are filled
-    # in, so no paste, file or revision is written between the two unseen by either.
-    with transaction.atomic(using=schema_editor.connection.alias), schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(postgresql_triggers())
-        else:
-            for statement in sqlite_triggers():
-                cursor.execute(statement)
-        cursor.execute(f"DELETE FROM {COUNTS}")
-        cursor.execute(BACKFILL)
+    migration_ops.install_triggers(
+        schema_editor,
+        postgresql=postgresql_triggers(),
+        sqlite=sqlite_triggers(),
+        fill=[f"DELETE FROM {COUNTS}", BACKFILL],
+    )
 
 
 def drop_stored_chars_triggers(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(postgresql_drop())
-        else:
-            for name in TRIGGER_NAMES:
-                cursor.execute(f"DROP TRIGGER IF EXISTS {name}")
+    migration_ops.drop_triggers(
+        schema_editor,
+        postgresql=postgresql_drop(),
+        sqlite=[f"DROP TRIGGER IF EXISTS {name}" for name in TRIGGER_NAMES],
+    )
 
 
 class Migration(migrations.Migration):

@@ -8,8 +8,9 @@ replace are dropped. The trigram index exists on PostgreSQL only (SQLite keeps L
 import django.contrib.postgres.indexes
 import django.db.models.functions.text
 from django.contrib.postgres.operations import TrigramExtension
-from django.db import migrations, models, transaction
+from django.db import migrations, models
 
+from common import migration_ops
 from common.migration_ops import AddIndexConcurrently, RemoveIndexConcurrently
 
 # PostgreSQL: statement-level triggers with transition tables, so a bulk insert or a cascade
@@ -75,24 +76,13 @@ BACKFILL = (
 # a later migration that rebuilds either table must run drop_count_triggers first and
 # add_count_triggers after, or the kept counts stop following the reports on SQLite.
 def add_count_triggers(apps, schema_editor):
-    # One transaction: CREATE TRIGGER locks the table against writes until the count is filled
-    # in, so no report is inserted or deleted between the two unseen by either.
-    with transaction.atomic(using=schema_editor.connection.alias), schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_TRIGGERS)
-        else:
-            for statement in SQLITE_TRIGGERS:
-                cursor.execute(statement)
-        cursor.execute(BACKFILL)
+    migration_ops.install_triggers(
+        schema_editor, postgresql=POSTGRESQL_TRIGGERS, sqlite=SQLITE_TRIGGERS, fill=[BACKFILL]
+    )
 
 
 def drop_count_triggers(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_DROP)
-        else:
-            for statement in SQLITE_DROP:
-                cursor.execute(statement)
+    migration_ops.drop_triggers(schema_editor, postgresql=POSTGRESQL_DROP, sqlite=SQLITE_DROP)
 
 
 class Migration(migrations.Migration):

@@ -8,7 +8,9 @@ reports_report must run drop_owner_triggers first and add_owner_triggers after (
 
 import django.db.models.deletion
 from django.conf import settings
-from django.db import migrations, models, transaction
+from django.db import migrations, models
+
+from common import migration_ops
 
 # Statement-level on PostgreSQL with transition tables: a bulk insert or a cascade that deletes
 # 10⁶ reports touches each owner's row once. An owner's first report inserts the row (upsert).
@@ -72,25 +74,16 @@ BACKFILL = (
 
 
 def add_owner_triggers(apps, schema_editor):
-    # One transaction: CREATE TRIGGER locks reports_report against writes until the counts are
-    # filled in, so no report is inserted or deleted between the two unseen by either.
-    with transaction.atomic(using=schema_editor.connection.alias), schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_TRIGGERS)
-        else:
-            for statement in SQLITE_TRIGGERS:
-                cursor.execute(statement)
-        cursor.execute("DELETE FROM reports_ownerreportcount")
-        cursor.execute(BACKFILL)
+    migration_ops.install_triggers(
+        schema_editor,
+        postgresql=POSTGRESQL_TRIGGERS,
+        sqlite=SQLITE_TRIGGERS,
+        fill=["DELETE FROM reports_ownerreportcount", BACKFILL],
+    )
 
 
 def drop_owner_triggers(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_DROP)
-        else:
-            for statement in SQLITE_DROP:
-                cursor.execute(statement)
+    migration_ops.drop_triggers(schema_editor, postgresql=POSTGRESQL_DROP, sqlite=SQLITE_DROP)
 
 
 class Migration(migrations.Migration):

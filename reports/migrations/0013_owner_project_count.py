@@ -8,7 +8,9 @@ migration that rebuilds reports_project must run drop_triggers first and add_tri
 
 import django.db.models.deletion
 from django.conf import settings
-from django.db import migrations, models, transaction
+from django.db import migrations, models
+
+from common import migration_ops
 
 POSTGRESQL_TRIGGERS = """
 CREATE FUNCTION reports_owner_projects_insert() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -54,25 +56,16 @@ BACKFILL = (
 
 
 def add_triggers(apps, schema_editor):
-    # One transaction: CREATE TRIGGER locks reports_project against writes until the counts are
-    # filled in, so no project is made or deleted between the two unseen by either.
-    with transaction.atomic(using=schema_editor.connection.alias), schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_TRIGGERS)
-        else:
-            for statement in SQLITE_TRIGGERS:
-                cursor.execute(statement)
-        cursor.execute("DELETE FROM reports_ownerprojectcount")
-        cursor.execute(BACKFILL)
+    migration_ops.install_triggers(
+        schema_editor,
+        postgresql=POSTGRESQL_TRIGGERS,
+        sqlite=SQLITE_TRIGGERS,
+        fill=["DELETE FROM reports_ownerprojectcount", BACKFILL],
+    )
 
 
 def drop_triggers(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_DROP)
-        else:
-            for statement in SQLITE_DROP:
-                cursor.execute(statement)
+    migration_ops.drop_triggers(schema_editor, postgresql=POSTGRESQL_DROP, sqlite=SQLITE_DROP)
 
 
 class Migration(migrations.Migration):

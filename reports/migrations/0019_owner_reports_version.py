@@ -12,7 +12,9 @@ they are all there).
 
 import django.db.models.deletion
 from django.conf import settings
-from django.db import migrations, models, transaction
+from django.db import migrations, models
+
+from common import migration_ops
 
 VERSIONS = "reports_ownerreportsversion"
 RAISE = (
@@ -20,51 +22,57 @@ RAISE = (
     f" ON CONFLICT (owner_id) DO UPDATE SET version = {VERSIONS}.version + 1"
 )
 RAISE_EXISTING = f"UPDATE {VERSIONS} SET version = version + 1 WHERE owner_id IN ({{owners}})"
-TRIGGER_NAMES = [
-    "reports_version_report_insert",
-    "reports_version_report_update",
-    "reports_version_report_delete",
-    "reports_version_project_update",
-]
-
 # PostgreSQL: the report triggers per statement with transition tables, so that a bulk update or a
 # cascade over 10⁶ reports raises each owner's number once, owners in order (no deadlock between
 # two such statements). A project's per row: a trigger with a column list takes no transition table,
 # and the report count triggers (0008_scale) change every project's report_count, which is not shown.
-POSTGRESQL_TRIGGERS = f"""
-CREATE FUNCTION reports_version_report_insert() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    {RAISE.format(owners="SELECT DISTINCT owner_id, 1 FROM new_rows ORDER BY owner_id")};
-    RETURN NULL;
-END $$;
-CREATE FUNCTION reports_version_report_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    {RAISE.format(owners="SELECT owner_id, 1 FROM (SELECT owner_id FROM new_rows UNION SELECT owner_id FROM old_rows) AS o ORDER BY owner_id")};
-    RETURN NULL;
-END $$;
-CREATE FUNCTION reports_version_report_delete() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    {RAISE_EXISTING.format(owners="SELECT owner_id FROM old_rows")};
-    RETURN NULL;
-END $$;
-CREATE FUNCTION reports_version_project_update() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    {RAISE.format(owners="SELECT DISTINCT owner_id, 1 FROM (VALUES (OLD.owner_id), (NEW.owner_id)) AS o (owner_id) ORDER BY owner_id")};
-    RETURN NULL;
-END $$;
-CREATE TRIGGER reports_version_report_insert AFTER INSERT ON reports_report
-    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION reports_version_report_insert();
-CREATE TRIGGER reports_version_report_update AFTER UPDATE ON reports_report
-    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION reports_version_report_update();
-CREATE TRIGGER reports_version_report_delete AFTER DELETE ON reports_report
-    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION reports_version_report_delete();
-CREATE TRIGGER reports_version_project_update AFTER UPDATE OF name, budget, owner_id ON reports_project
-    FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.budget IS DISTINCT FROM NEW.budget
-    OR OLD.owner_id IS DISTINCT FROM NEW.owner_id) EXECUTE FUNCTION reports_version_project_update();
-"""
+# (name, event, table, how it fires, what its function does)
+POSTGRESQL = [
+    (
+        "reports_version_report_insert",
+        "AFTER INSERT",
+        "reports_report",
+        "REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT",
+        RAISE.format(owners="SELECT DISTINCT owner_id, 1 FROM new_rows ORDER BY owner_id"),
+    ),
+    (
+        "reports_version_report_update",
+        "AFTER UPDATE",
+        "reports_report",
+        "REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT",
+        RAISE.format(
+            owners="SELECT owner_id, 1 FROM (SELECT owner_id FROM new_rows UNION SELECT owner_id FROM old_rows) AS o"
+            " ORDER BY owner_id"
+        ),
+    ),
+    (
+        "reports_version_report_delete",
+        "AFTER DELETE",
+        "reports_report",
+        "REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT",
+        RAISE_EXISTING.format(owners="SELECT owner_id FROM old_rows"),
+    ),
+    (
+        "reports_version_project_update",
+        "AFTER UPDATE OF name, budget, owner_id",
+        "reports_project",
+        "FOR EACH ROW WHEN (OLD.name IS DISTINCT FROM NEW.name OR OLD.budget IS DISTINCT FROM NEW.budget"
+        " OR OLD.owner_id IS DISTINCT FROM NEW.owner_id)",
+        RAISE.format(
+            owners="SELECT DISTINCT owner_id, 1 FROM (VALUES (OLD.owner_id), (NEW.owner_id)) AS o (owner_id)"
+            " ORDER BY owner_id"
+        ),
+    ),
+]
+TRIGGER_NAMES = [name for name, *_ in POSTGRESQL]
+POSTGRESQL_TRIGGERS = "\n".join(
+    f"CREATE FUNCTION {name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN {action}; RETURN NULL; END $$;\n"
+    f"CREATE TRIGGER {name} {event} ON {table} {how} EXECUTE FUNCTION {name}();"
+    for name, event, table, how, action in POSTGRESQL
+)
 POSTGRESQL_DROP = "\n".join(
-    f"DROP TRIGGER IF EXISTS {name} ON reports_{name.split('_')[2]}; DROP FUNCTION IF EXISTS {name}();"
-    for name in TRIGGER_NAMES
+    f"DROP TRIGGER IF EXISTS {name} ON {table}; DROP FUNCTION IF EXISTS {name}();"
+    for name, _, table, _, _ in POSTGRESQL
 )
 
 SQLITE_TRIGGERS = [
@@ -89,25 +97,16 @@ BACKFILL = f"INSERT INTO {VERSIONS} (owner_id, version) SELECT DISTINCT owner_id
 
 
 def add_triggers(apps, schema_editor):
-    # One transaction: CREATE TRIGGER locks both tables against writes until the numbers are
-    # filled in, so no write falls between the two unseen by either.
-    with transaction.atomic(using=schema_editor.connection.alias), schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_TRIGGERS)
-        else:
-            for statement in SQLITE_TRIGGERS:
-                cursor.execute(statement)
-        cursor.execute(f"DELETE FROM {VERSIONS}")
-        cursor.execute(BACKFILL)
+    migration_ops.install_triggers(
+        schema_editor,
+        postgresql=POSTGRESQL_TRIGGERS,
+        sqlite=SQLITE_TRIGGERS,
+        fill=[f"DELETE FROM {VERSIONS}", BACKFILL],
+    )
 
 
 def drop_triggers(apps, schema_editor):
-    with schema_editor.connection.cursor() as cursor:
-        if schema_editor.connection.vendor == "postgresql":
-            cursor.execute(POSTGRESQL_DROP)
-        else:
-            for statement in SQLITE_DROP:
-                cursor.execute(statement)
+    migration_ops.drop_triggers(schema_editor, postgresql=POSTGRESQL_DROP, sqlite=SQLITE_DROP)
 
 
 class Migration(migrations.Migration):
