@@ -7,7 +7,8 @@ embedded database, they fall back to the plain statement. `postgresql_only` skip
 backends altogether, for index types they lack (a pg_trgm GIN index): the index stays in the
 migration state, so the models and migrations still agree. A migration using them needs
 `atomic = False`. The constraint and column operations at the end do the same for CHECKs and
-partial unique indexes.
+partial unique indexes; `install_triggers` and `drop_triggers` make and remove the triggers that
+keep a table of counts.
 """
 
 import copy
