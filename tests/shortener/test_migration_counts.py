@@ -81,13 +81,15 @@ class Writer(threading.Thread):
 
     def delete(self, ids: list[int]) -> None:
         # As the code after 0006 does: a link goes with its daily visits (the models before 0006
-        # know nothing of them). The link first: its row lock keeps 0006's foreign key from being
-        # added until this commits; the visits summed meanwhile are 0006's to remove.
+        # know nothing of them), the visits first, as Django's cascade deletes them. That is the
+        # order in which 0006's ADD FOREIGN KEY locks the two tables, so neither waits on the
+        # other in a circle (the link first deadlocked with it); the visits summed meanwhile are
+        # 0006's to remove.
         with transaction.atomic(), connection.cursor() as cursor:
-            self.links.objects.filter(id__in=ids).delete()
             cursor.execute("SELECT to_regclass('shortener_dailyvisits') IS NOT NULL")
             if cursor.fetchone()[0]:
                 cursor.execute("DELETE FROM shortener_dailyvisits WHERE link_id = ANY(%s)", [ids])
+            self.links.objects.filter(id__in=ids).delete()
             self.deleted += len(ids)
 
     def run(self) -> None:

@@ -296,7 +296,11 @@ def test_a_quiet_page_has_good_lab_metrics(test_site, rendering):
     result = analyze(test_site.url("/good"))
 
     metrics = result.metrics
-    assert metrics["tbt"] == {"value": 0, "unit": "ms", "rating": "good", "score": 1.0}
+    # One small deferred script: nothing of the page's own blocks. A task of Chromium's own (a layout, a
+    # collection) may still pass 50 ms once slowed 4 times when another suite shares the two
+    # cores (118 ms seen in CI), far inside "good" (up to 200 ms).
+    assert metrics["tbt"]["rating"] == "good"
+    assert metrics["tbt"]["value"] < 200
     assert result.results["performance"]["total_blocking_time"]["passed"]
     assert result.results["performance"]["largest_contentful_paint"]["passed"]
 
