@@ -16,6 +16,7 @@ import time
 from contextlib import contextmanager
 from functools import cached_property
 
+from django.db import OperationalError, transaction
 from django.db.migrations.operations import AddConstraint, AddField, AddIndex, RemoveIndex
 from django.db.migrations.operations.base import Operation
 from django.db.models import Index, UniqueConstraint
@@ -307,7 +308,6 @@ LOCK_WAIT = "1s"
 @contextmanager
 def _locked(connection: object, quoted_table: str):
     """A transaction that holds `quoted_table` against writers, asked for until it is had."""
-    from django.db import OperationalError, transaction
     from psycopg import errors
 
     while True:
@@ -343,13 +343,9 @@ def install_triggers(schema_editor: object, *, postgresql: str, sqlite: list[str
     In one transaction: CREATE TRIGGER locks the tables it watches against writes until the end,
     so no row is written between the two unseen by both the triggers and the fill.
     """
-    from django.db import transaction
-
     connection = schema_editor.connection
     with transaction.atomic(using=connection.alias), connection.cursor() as cursor:
-        for statement in [postgresql] if connection.vendor == "postgresql" else sqlite:
-            cursor.execute(statement)
-        for statement in fill:
+        for statement in [*_for_vendor(connection, postgresql, sqlite), *fill]:
             cursor.execute(statement)
 
 
@@ -357,5 +353,9 @@ def drop_triggers(schema_editor: object, *, postgresql: str, sqlite: list[str]) 
     """Drop what `install_triggers` created: `postgresql`, one script, or `sqlite`, a statement each."""
     connection = schema_editor.connection
     with connection.cursor() as cursor:
-        for statement in [postgresql] if connection.vendor == "postgresql" else sqlite:
+        for statement in _for_vendor(connection, postgresql, sqlite):
             cursor.execute(statement)
+
+
+def _for_vendor(connection: object, postgresql: str, sqlite: list[str]) -> list[str]:
+    return [postgresql] if connection.vendor == "postgresql" else sqlite
